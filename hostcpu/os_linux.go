@@ -1,0 +1,58 @@
+package hostcpu
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// Files read by Detect; variables so tests can point them elsewhere.
+var (
+	clockSourcePath = "/sys/devices/system/clocksource/clocksource0/current_clocksource"
+	cpuinfoPath     = "/proc/cpuinfo"
+	paranoidPath    = "/proc/sys/kernel/perf_event_paranoid"
+)
+
+// readClockSource returns the kernel's current clocksource, "" if unknown.
+func readClockSource() string {
+	b, err := os.ReadFile(clockSourcePath)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// kernelRelease returns uname -r.
+func kernelRelease() string {
+	var u unix.Utsname
+	if err := unix.Uname(&u); err != nil {
+		return ""
+	}
+	return unix.ByteSliceToString(u.Release[:])
+}
+
+// readMicrocode returns the first "microcode" value in /proc/cpuinfo.
+func readMicrocode() string {
+	b, err := os.ReadFile(cpuinfoPath)
+	if err != nil {
+		return ""
+	}
+	return cpuinfoField(b, "microcode")
+}
+
+// cpuinfoField returns the value of the first "key : value" line in
+// /proc/cpuinfo text whose key is key.
+func cpuinfoField(text []byte, key string) string {
+	sc := bufio.NewScanner(bytes.NewReader(text))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}

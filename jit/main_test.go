@@ -1,0 +1,11 @@
+package jit
+
+import (
+	"os"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	MaybeRunWorker()
+	os.Exit(m.Run())
+}

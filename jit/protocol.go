@@ -1,0 +1,76 @@
+package jit
+
+// Job is one measurement's worth of work for the worker: machine code holding
+// one or more harness functions, the machine state they start from, and a
+// schedule of calls repeated Reps times. One round trip serves a measurement.
+type Job struct {
+	Code     []byte
+	CodeAddr uint64 // fixed address for the code (LLVM-EXEGESIS-SNIPPET-ADDRESS); 0 = anywhere
+	Funcs    []Func
+	Init     Init
+	Regions  []Region // memory at fixed addresses (LLVM-EXEGESIS-MEM-MAP)
+	Scratch  int      // scratch buffer size in bytes (zeroed, page-touched)
+
+	Reps  int // repetitions of the schedule
+	Calls int // calls per point; the point keeps the fewest ticks
+	// TargetTicks is the TSC window each point aims for; the worker picks one
+	// loop count per group so its longest function's call takes about this long.
+	TargetTicks uint64
+	Schedule    []int // function indices, run in this order in every repetition
+	// Counters asks for hardware cycle counts per point (when the host has
+	// them) and software counters (context switches, migrations) per repetition.
+	Counters bool
+}
+
+// Func is one harness function in Job.Code.
+type Func struct {
+	Offset int    // entry point within Code
+	Group  int    // functions of a group share one loop count
+	Mult   uint64 // the function's loop count is the group's count times Mult
+	// FixedCount, when non-zero, is used as the group count (no calibration).
+	FixedCount uint64
+}
+
+// Init is the machine state harness functions load before the timed loop.
+type Init struct {
+	GPR        [16]uint64 // by x86 register number (RSP ignored)
+	GPRScratch [16]bool   // the value is an offset into the scratch buffer
+	K          [8]uint64
+	Vec        [32][64]byte
+	MXCSR      uint32
+	// ScratchFill is repeated over the scratch buffer (nil: zeros).
+	ScratchFill []byte
+	// ScratchSelf fills every 8-byte word of the scratch buffer with the
+	// buffer's own address (after ScratchFill), so pointer-chasing loads
+	// (mov rax, [rax]) stay inside it.
+	ScratchSelf bool
+}
+
+// Region is memory mapped at a fixed address and filled with a pattern.
+type Region struct {
+	Name string
+	Addr uint64
+	Size int
+	Fill []byte
+}
+
+// Result is the worker's answer to a Job.
+type Result struct {
+	CodeBase uint64
+	Counts   []uint64   // loop count per group
+	Ticks    [][]uint64 // [rep][schedule position]: fewest TSC ticks over Calls calls
+	Cycles   [][]uint64 // [rep][schedule position]: fewest hardware cycles (nil without counters)
+	// Per repetition software counter deltas (nil when unavailable).
+	ContextSwitches []uint64
+	Migrations      []uint64
+	CounterErr      string // why hardware counters were not used
+	SoftwareErr     string // why software counters were not used
+	Err             string // a failure that is not a crash (bad job, mmap failure)
+}
+
+// message is what the worker sends: first the code base (before running
+// anything, so a crash can be located), then the result.
+type message struct {
+	Base   uint64
+	Result *Result
+}

@@ -1,0 +1,329 @@
+package jit
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Runner owns a persistent worker subprocess (this binary re-executing itself,
+// see MaybeRunWorker) that runs jobs pinned to one CPU. A job whose code
+// faults or hangs kills the worker; the runner reports a *CrashError and
+// starts a fresh worker for the next job.
+type Runner struct {
+	CPU     int           // CPU the worker is pinned to; -1 = not pinned
+	Timeout time.Duration // per job
+	Exe     string        // binary to run; default os.Executable()
+
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	enc    *gob.Encoder
+	dec    *gob.Decoder
+	stderr *lockedBuffer
+	done   chan struct{} // closed when the worker process has exited
+	state  *os.ProcessState
+
+	// Restarts counts workers replaced after a crash or timeout.
+	Restarts int
+}
+
+// DefaultCPU is the last online CPU: the measuring thread's home unless told
+// otherwise.
+func DefaultCPU() int { return runtime.NumCPU() - 1 }
+
+// NewRunner returns a runner pinned to cpu (DefaultCPU when cpu < 0 is not
+// wanted, pass -1 only to leave the worker unpinned).
+func NewRunner(cpu int) *Runner {
+	return &Runner{CPU: cpu, Timeout: 2 * time.Second}
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.b.Len() > 1<<20 {
+		return len(p), nil
+	}
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) Bytes() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]byte(nil), l.b.Bytes()...)
+}
+
+func (r *Runner) start() error {
+	exe := r.Exe
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return fmt.Errorf("locating own binary for the worker: %v", err)
+		}
+	}
+	cmd := exec.Command(exe)
+	env := os.Environ()
+	env = append(env, envWorker+"=1", envCPU+"="+strconv.Itoa(r.CPU),
+		"GODEBUG=asyncpreemptoff=1", "GOGC=off", "GOMAXPROCS=1", "GOTRACEBACK=single")
+	cmd.Env = env
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	r.stderr = &lockedBuffer{}
+	cmd.Stderr = r.stderr
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting worker: %v", err)
+	}
+	r.cmd, r.stdin = cmd, stdin
+	r.enc = gob.NewEncoder(stdin)
+	r.dec = gob.NewDecoder(bufio.NewReader(stdout))
+	r.done = make(chan struct{})
+	r.state = nil
+	go func(cmd *exec.Cmd, done chan struct{}) {
+		cmd.Wait()
+		close(done)
+	}(cmd, r.done)
+	return nil
+}
+
+// Close stops the worker.
+func (r *Runner) Close() {
+	if r.cmd == nil {
+		return
+	}
+	r.stdin.Close()
+	select {
+	case <-r.done:
+	case <-time.After(time.Second):
+		r.cmd.Process.Kill()
+		<-r.done
+	}
+	r.cmd = nil
+}
+
+func (r *Runner) kill() {
+	if r.cmd == nil {
+		return
+	}
+	r.cmd.Process.Kill()
+	<-r.done
+	r.cmd = nil
+	r.Restarts++
+}
+
+// CrashError describes a job whose code killed the worker or ran too long.
+type CrashError struct {
+	Signal   string        // "SIGSEGV", "SIGILL", "SIGFPE", "SIGBUS", "SIGTRAP", or "" for a timeout or exit
+	Timeout  time.Duration // set when the job was killed for running too long
+	PC       uint64        // faulting instruction address (0 if unknown)
+	Addr     uint64        // faulting data address for SIGSEGV/SIGBUS
+	HasAddr  bool
+	Offset   int    // PC - code base, or -1 when the PC is outside the job's code
+	Bytes    []byte // code bytes at the PC (up to 15)
+	Code     int    // si_code of the signal
+	ExitCode int    // when the worker exited without a signal
+	Detail   string // worker stderr summary
+	// Where is filled by the caller that knows the source (e.g. "snippet.s:3: vdivpd ...").
+	Where string
+}
+
+func (e *CrashError) Error() string {
+	var b strings.Builder
+	switch {
+	case e.Timeout > 0:
+		fmt.Fprintf(&b, "timed out after %v (the snippet did not finish: an endless loop?)", e.Timeout)
+	case e.Signal != "":
+		b.WriteString(e.Signal)
+		switch e.Signal {
+		case "SIGILL":
+			b.WriteString(" (illegal instruction)")
+		case "SIGSEGV":
+			b.WriteString(" (invalid memory access)")
+		case "SIGFPE":
+			b.WriteString(" (arithmetic exception: divide by zero or quotient overflow)")
+		case "SIGBUS":
+			b.WriteString(" (bus error)")
+		case "SIGTRAP":
+			b.WriteString(" (trap)")
+		}
+		if e.PC != 0 {
+			fmt.Fprintf(&b, " at pc %#x", e.PC)
+			if e.Offset >= 0 {
+				fmt.Fprintf(&b, " (code+%#x)", e.Offset)
+			}
+		}
+		if e.HasAddr && (e.Signal == "SIGSEGV" || e.Signal == "SIGBUS") {
+			fmt.Fprintf(&b, ", address %#x", e.Addr)
+		}
+		if len(e.Bytes) > 0 {
+			fmt.Fprintf(&b, ", bytes % x", e.Bytes)
+		}
+	default:
+		fmt.Fprintf(&b, "worker exited with status %d", e.ExitCode)
+		if e.Detail != "" {
+			fmt.Fprintf(&b, ": %s", e.Detail)
+		}
+	}
+	if e.Where != "" {
+		fmt.Fprintf(&b, "; at %s", e.Where)
+	}
+	return b.String()
+}
+
+// Run sends job to the worker (starting one if needed) and waits for its
+// result. On a crash or timeout it returns a *CrashError, and the next Run
+// starts a fresh worker.
+func (r *Runner) Run(job *Job) (*Result, error) {
+	if r.cmd == nil {
+		if err := r.start(); err != nil {
+			return nil, err
+		}
+	}
+	type reply struct {
+		msg message
+		err error
+	}
+	replies := make(chan reply, 2)
+	go func(dec *gob.Decoder) {
+		for i := 0; i < 2; i++ {
+			var m message
+			err := dec.Decode(&m)
+			replies <- reply{m, err}
+			if err != nil || m.Result != nil {
+				return
+			}
+		}
+	}(r.dec)
+	if err := r.enc.Encode(job); err != nil {
+		return nil, r.crashed(0, 0)
+	}
+	timeout := r.Timeout
+	if timeout <= 0 {
+		timeout = 2 * time.Second
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var base uint64
+	for {
+		select {
+		case rep := <-replies:
+			if rep.err != nil {
+				return nil, r.crashed(base, 0)
+			}
+			if rep.msg.Result != nil {
+				if rep.msg.Result.Err != "" {
+					return rep.msg.Result, errors.New(rep.msg.Result.Err)
+				}
+				return rep.msg.Result, nil
+			}
+			base = rep.msg.Base
+		case <-timer.C:
+			return nil, r.crashed(base, timeout)
+		}
+	}
+}
+
+// crashed collects what is known about the worker's death, kills it if
+// still alive, and returns the error.
+func (r *Runner) crashed(base uint64, timeout time.Duration) error {
+	e := &CrashError{Offset: -1, Timeout: timeout}
+	if timeout == 0 {
+		select {
+		case <-r.done:
+		case <-time.After(time.Second):
+		}
+	}
+	cmd := r.cmd
+	r.kill()
+	if timeout > 0 {
+		return e
+	}
+	raw := r.stderr.Bytes()
+	if sig, code, addr, pc, ok := parseCrashRecord(raw); ok {
+		e.Signal = signalName(sig)
+		e.PC = pc
+		e.Addr, e.HasAddr = addr, sig == syscall.SIGSEGV || sig == syscall.SIGBUS
+		e.Code = code
+	} else if cmd.ProcessState != nil {
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
+			if ws.Signaled() && ws.Signal() != syscall.SIGKILL {
+				e.Signal = signalName(ws.Signal())
+			} else if ws.Exited() {
+				e.ExitCode = ws.ExitStatus()
+			}
+		}
+		first, _, _ := strings.Cut(strings.TrimSpace(string(raw)), "\n")
+		e.Detail = first
+	}
+	e.Offset = -1
+	if base != 0 && e.PC >= base {
+		e.Offset = int(e.PC - base)
+	}
+	return &crashAt{CrashError: e, base: base}
+}
+
+// crashAt carries the code base so that Locate can read bytes from the job.
+type crashAt struct {
+	*CrashError
+	base uint64
+}
+
+func (c *crashAt) Unwrap() error { return c.CrashError }
+
+// AsCrash returns the crash error in err, filling in the faulting bytes from
+// job's code.
+func AsCrash(err error, job *Job) (*CrashError, bool) {
+	var ca *crashAt
+	if errors.As(err, &ca) {
+		e := ca.CrashError
+		if job != nil && e.Offset >= 0 && e.Offset < len(job.Code) && len(e.Bytes) == 0 {
+			end := e.Offset + 15
+			if end > len(job.Code) {
+				end = len(job.Code)
+			}
+			e.Bytes = append([]byte(nil), job.Code[e.Offset:end]...)
+		}
+		return e, true
+	}
+	var ce *CrashError
+	if errors.As(err, &ce) {
+		return ce, true
+	}
+	return nil, false
+}
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGSEGV:
+		return "SIGSEGV"
+	case syscall.SIGILL:
+		return "SIGILL"
+	case syscall.SIGFPE:
+		return "SIGFPE"
+	case syscall.SIGBUS:
+		return "SIGBUS"
+	case syscall.SIGTRAP:
+		return "SIGTRAP"
+	}
+	return s.String()
+}

@@ -1,0 +1,395 @@
+package jit
+
+import (
+	"bufio"
+	"encoding/gob"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// Environment variables that turn a process into a worker.
+const (
+	envWorker = "PORTLAB_JIT_WORKER"
+	envCPU    = "PORTLAB_JIT_CPU"
+)
+
+// CounterReader reads the worker thread's counters. The perf package
+// provides the real one; the worker gets it through SetCounterOpener so jit
+// does not decide how counters are opened.
+type CounterReader interface {
+	// Read returns hardware cycles (ok=false without hardware counters),
+	// context switches and migrations so far.
+	Read() (cycles uint64, hw bool, ctxSwitches, migrations uint64, err error)
+	Close() error
+}
+
+// CounterOpener opens counters for the calling thread; hwErr/swErr say why a
+// group is missing.
+type CounterOpener func() (r CounterReader, hwErr, swErr error)
+
+var counterOpener CounterOpener
+
+// SetCounterOpener installs the function the worker uses to open counters.
+// Call it before MaybeRunWorker.
+func SetCounterOpener(f CounterOpener) { counterOpener = f }
+
+// MaybeRunWorker turns the current process into a JIT worker when it was
+// started as one by a Runner (the binary re-executing itself), and never
+// returns in that case. Call it first thing in main (and in TestMain of
+// packages whose tests run snippets).
+func MaybeRunWorker() {
+	if os.Getenv(envWorker) != "1" {
+		return
+	}
+	cpu, err := strconv.Atoi(os.Getenv(envCPU))
+	if err != nil {
+		cpu = -1
+	}
+	os.Exit(workerMain(cpu, os.Stdin, os.Stdout))
+}
+
+func workerMain(cpu int, in io.Reader, out io.Writer) int {
+	runtime.LockOSThread()
+	debug.SetGCPercent(-1)
+	if cpu >= 0 {
+		var set unix.CPUSet
+		set.Set(cpu)
+		if err := unix.SchedSetaffinity(0, &set); err != nil {
+			fmt.Fprintf(os.Stderr, "portlab worker: pinning to cpu %d: %v\n", cpu, err)
+			return 3
+		}
+	}
+	if err := installSignalHandlers(); err != nil {
+		fmt.Fprintf(os.Stderr, "portlab worker: %v\n", err)
+		return 3
+	}
+	w := &worker{}
+	defer w.close()
+	dec := gob.NewDecoder(bufio.NewReader(in))
+	bw := bufio.NewWriter(out)
+	enc := gob.NewEncoder(bw)
+	for {
+		var job Job
+		if err := dec.Decode(&job); err != nil {
+			if err == io.EOF {
+				return 0
+			}
+			fmt.Fprintf(os.Stderr, "portlab worker: reading job: %v\n", err)
+			return 3
+		}
+		res := w.run(&job, func(base uint64) {
+			enc.Encode(message{Base: base})
+			bw.Flush()
+		})
+		if err := enc.Encode(message{Result: res}); err != nil {
+			return 3
+		}
+		if err := bw.Flush(); err != nil {
+			return 3
+		}
+	}
+}
+
+type worker struct {
+	counters       CounterReader
+	hwErr, swErr   string
+	countersOpened bool
+	stack          []byte
+	ctx            []byte
+}
+
+func (w *worker) close() {
+	if w.counters != nil {
+		w.counters.Close()
+	}
+}
+
+func mmapAnon(size int, prot int) ([]byte, error) {
+	return unix.Mmap(-1, 0, size, prot, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+}
+
+func mmapFixed(addr uint64, size int) ([]byte, error) {
+	// The hint is an address outside the Go heap; reinterpret it rather
+	// than convert (a uintptr-to-pointer conversion go vet rightly distrusts).
+	hint := *(*unsafe.Pointer)(unsafe.Pointer(&addr))
+	p, err := unix.MmapPtr(-1, 0, hint, uintptr(size),
+		unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_FIXED_NOREPLACE)
+	if err != nil {
+		return nil, err
+	}
+	if uint64(uintptr(p)) != addr {
+		unix.MunmapPtr(p, uintptr(size))
+		return nil, fmt.Errorf("kernel placed the mapping at %#x", uintptr(p))
+	}
+	return unsafe.Slice((*byte)(p), size), nil
+}
+
+func munmapFixed(b []byte) {
+	unix.MunmapPtr(unsafe.Pointer(&b[0]), uintptr(len(b)))
+}
+
+const pageSize = 4096
+
+func roundPage(n int) int { return (n + pageSize - 1) &^ (pageSize - 1) }
+
+func fill(dst, pattern []byte) {
+	if len(pattern) == 0 {
+		return
+	}
+	for i := 0; i < len(dst); i += len(pattern) {
+		copy(dst[i:], pattern)
+	}
+}
+
+func (w *worker) run(job *Job, announce func(base uint64)) *Result {
+	res := &Result{}
+	fail := func(format string, args ...any) *Result {
+		res.Err = fmt.Sprintf(format, args...)
+		return res
+	}
+	if len(job.Code) == 0 || len(job.Funcs) == 0 || len(job.Schedule) == 0 || job.Reps <= 0 || job.Calls <= 0 {
+		return fail("empty job")
+	}
+	for _, f := range job.Funcs {
+		if f.Offset < 0 || f.Offset >= len(job.Code) || f.Mult == 0 {
+			return fail("bad function entry %d", f.Offset)
+		}
+	}
+	if w.stack == nil {
+		var err error
+		if w.stack, err = mmapAnon(1<<20, unix.PROT_READ|unix.PROT_WRITE); err != nil {
+			return fail("mapping stack: %v", err)
+		}
+		if w.ctx, err = mmapAnon(roundPage(ctxSize), unix.PROT_READ|unix.PROT_WRITE); err != nil {
+			return fail("mapping context: %v", err)
+		}
+	}
+	if job.Counters && !w.countersOpened {
+		w.countersOpened = true
+		if counterOpener == nil {
+			w.hwErr, w.swErr = "no counter support linked in", "no counter support linked in"
+		} else {
+			r, hwErr, swErr := counterOpener()
+			w.counters = r
+			if hwErr != nil {
+				w.hwErr = hwErr.Error()
+			}
+			if swErr != nil {
+				w.swErr = swErr.Error()
+			}
+		}
+	}
+	res.CounterErr, res.SoftwareErr = w.hwErr, w.swErr
+
+	// Code: written while writable, then made executable and read-only (W^X).
+	var code []byte
+	var err error
+	codeSize := roundPage(len(job.Code))
+	if job.CodeAddr != 0 {
+		if job.CodeAddr%pageSize != 0 {
+			return fail("snippet address %#x is not page aligned", job.CodeAddr)
+		}
+		code, err = mmapFixed(job.CodeAddr, codeSize)
+		if err != nil {
+			return fail("mapping code at %#x: %v", job.CodeAddr, err)
+		}
+		defer munmapFixed(code)
+	} else {
+		code, err = mmapAnon(codeSize, unix.PROT_READ|unix.PROT_WRITE)
+		if err != nil {
+			return fail("mapping code: %v", err)
+		}
+		defer unix.Munmap(code)
+	}
+	copy(code, job.Code)
+	if err := unix.Mprotect(code, unix.PROT_READ|unix.PROT_EXEC); err != nil {
+		return fail("making code executable: %v", err)
+	}
+	base := uint64(uintptr(unsafe.Pointer(&code[0])))
+
+	scratchSize := job.Scratch
+	if scratchSize <= 0 {
+		scratchSize = 1 << 16
+	}
+	scratch, err := mmapAnon(roundPage(scratchSize)+pageSize, unix.PROT_READ|unix.PROT_WRITE)
+	if err != nil {
+		return fail("mapping scratch: %v", err)
+	}
+	defer unix.Munmap(scratch)
+	fill(scratch, job.Init.ScratchFill) // also touches every page
+	for i := 0; i < len(scratch); i += pageSize {
+		scratch[i] |= 0
+	}
+	if job.Init.ScratchSelf {
+		sb := uint64(uintptr(unsafe.Pointer(&scratch[0])))
+		for i := 0; i+8 <= len(scratch); i += 8 {
+			put64(scratch[i:], sb)
+		}
+	}
+	for _, r := range job.Regions {
+		m, err := mmapFixed(r.Addr, roundPage(r.Size))
+		if err != nil {
+			return fail("mapping memory %q at %#x: %v", r.Name, r.Addr, err)
+		}
+		defer munmapFixed(m)
+		fill(m, r.Fill)
+	}
+
+	ctx := w.ctx
+	for i := range ctx {
+		ctx[i] = 0
+	}
+	sbase := uint64(uintptr(unsafe.Pointer(&scratch[0])))
+	for i := 0; i < 16; i++ {
+		v := job.Init.GPR[i]
+		if job.Init.GPRScratch[i] {
+			v += sbase
+		}
+		put64(ctx[ctxGPR+8*i:], v)
+	}
+	for i := 0; i < 8; i++ {
+		put64(ctx[ctxK+8*i:], job.Init.K[i])
+	}
+	for i := 0; i < 32; i++ {
+		copy(ctx[ctxVec+64*i:], job.Init.Vec[i][:])
+	}
+	put32(ctx[ctxMXCSR:], job.Init.MXCSR)
+	top := uint64(uintptr(unsafe.Pointer(&w.stack[0]))) + uint64(len(w.stack)) - 256
+	top &^= 63
+	put64(ctx[ctxStackTop:], top)
+
+	announce(base)
+
+	ctxp := unsafe.Pointer(&ctx[0])
+	call := func(f Func, count uint64) uint64 {
+		put64(ctx[ctxLoopCount:], count)
+		callJIT(unsafe.Pointer(&code[f.Offset]), ctxp)
+		return get64(ctx[ctxTEnd:]) - get64(ctx[ctxTStart:])
+	}
+
+	// Loop counts: one per group, so that the group's slowest function takes
+	// about TargetTicks per call. A first call with count 1 also warms up
+	// caches and, for a faulting snippet, crashes before anything is timed.
+	groups := 0
+	for _, f := range job.Funcs {
+		if f.Group+1 > groups {
+			groups = f.Group + 1
+		}
+	}
+	res.Counts = make([]uint64, groups)
+	longest := make([]uint64, groups)
+	for _, f := range job.Funcs {
+		if f.FixedCount != 0 {
+			res.Counts[f.Group] = f.FixedCount
+			continue
+		}
+		best := ^uint64(0)
+		for k := 0; k < 3; k++ {
+			if t := call(f, f.Mult); t < best {
+				best = t
+			}
+		}
+		if best > longest[f.Group] {
+			longest[f.Group] = best
+		}
+	}
+	for g := range res.Counts {
+		if res.Counts[g] != 0 {
+			continue
+		}
+		c := uint64(1)
+		if longest[g] > 0 && job.TargetTicks > longest[g] {
+			c = job.TargetTicks / longest[g]
+		}
+		res.Counts[g] = c
+	}
+	// Warm-up at full length.
+	for _, f := range job.Funcs {
+		call(f, res.Counts[f.Group]*f.Mult)
+	}
+
+	useHW := w.counters != nil && w.hwErr == "" && job.Counters
+	useSW := w.counters != nil && w.swErr == "" && job.Counters
+	res.Ticks = make([][]uint64, job.Reps)
+	if useHW {
+		res.Cycles = make([][]uint64, job.Reps)
+	}
+	if useSW {
+		res.ContextSwitches = make([]uint64, job.Reps)
+		res.Migrations = make([]uint64, job.Reps)
+	}
+	for rep := 0; rep < job.Reps; rep++ {
+		var cs0, mg0 uint64
+		if useSW {
+			_, _, cs0, mg0, _ = w.counters.Read()
+		}
+		ticks := make([]uint64, len(job.Schedule))
+		var cycles []uint64
+		if useHW {
+			cycles = make([]uint64, len(job.Schedule))
+		}
+		for pos, fi := range job.Schedule {
+			f := job.Funcs[fi]
+			count := res.Counts[f.Group] * f.Mult
+			best, bestCyc := ^uint64(0), ^uint64(0)
+			for k := 0; k < job.Calls; k++ {
+				var c0 uint64
+				if useHW {
+					c0, _, _, _, _ = w.counters.Read()
+				}
+				t := call(f, count)
+				if useHW {
+					c1, _, _, _, _ := w.counters.Read()
+					if c1-c0 < bestCyc {
+						bestCyc = c1 - c0
+					}
+				}
+				if t < best {
+					best = t
+				}
+			}
+			ticks[pos] = best
+			if useHW {
+				cycles[pos] = bestCyc
+			}
+		}
+		res.Ticks[rep] = ticks
+		if useHW {
+			res.Cycles[rep] = cycles
+		}
+		if useSW {
+			_, _, cs1, mg1, _ := w.counters.Read()
+			res.ContextSwitches[rep] = cs1 - cs0
+			res.Migrations[rep] = mg1 - mg0
+		}
+	}
+	res.CodeBase = base
+	return res
+}
+
+func put64(b []byte, v uint64) {
+	for i := 0; i < 8; i++ {
+		b[i] = byte(v >> (8 * i))
+	}
+}
+
+func put32(b []byte, v uint32) {
+	for i := 0; i < 4; i++ {
+		b[i] = byte(v >> (8 * i))
+	}
+}
+
+func get64(b []byte) uint64 {
+	var v uint64
+	for i := 0; i < 8; i++ {
+		v |= uint64(b[i]) << (8 * i)
+	}
+	return v
+}

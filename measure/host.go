@@ -1,0 +1,30 @@
+package measure
+
+import (
+	"fmt"
+
+	"portlab/hostcpu"
+	"portlab/jit"
+)
+
+// NewHostEngine returns an engine for this machine: GNU as from PATH with
+// the on-disk cache, a worker pinned to cpu (jit.DefaultCPU() when cpu < 0),
+// and the host's features and TSC frequency.
+func NewHostEngine(cpu int) (*Engine, *hostcpu.Info, error) {
+	info, err := hostcpu.Detect()
+	if err != nil {
+		return nil, nil, err
+	}
+	if cpu < 0 {
+		cpu = jit.DefaultCPU()
+	}
+	if cpu >= info.CPUs && info.CPUs > 0 {
+		return nil, nil, fmt.Errorf("--cpu %d: this machine has CPUs 0-%d", cpu, info.CPUs-1)
+	}
+	asm := jit.NewAssembler()
+	if _, err := asm.Version(); err != nil {
+		return nil, nil, err
+	}
+	r := jit.NewRunner(cpu)
+	return &Engine{Asm: asm, Runner: r, Host: Host{Has: info.Has, TSCHz: float64(info.TSCHz), CPU: info.Microarch}}, info, nil
+}

@@ -1,0 +1,64 @@
+package perf
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Stats summarises a set of values.
+type Stats struct {
+	Median, Min, Max float64
+	N                int
+}
+
+// NewStats computes the median, minimum and maximum of values.
+func NewStats(values []float64) Stats {
+	if len(values) == 0 {
+		return Stats{Median: math.NaN(), Min: math.NaN(), Max: math.NaN()}
+	}
+	v := append([]float64(nil), values...)
+	sort.Float64s(v)
+	n := len(v)
+	med := v[n/2]
+	if n%2 == 0 {
+		med = (v[n/2-1] + v[n/2]) / 2
+	}
+	return Stats{Median: med, Min: v[0], Max: v[n-1], N: n}
+}
+
+// Scale multiplies every statistic by f.
+func (s Stats) Scale(f float64) Stats {
+	return Stats{Median: s.Median * f, Min: s.Min * f, Max: s.Max * f, N: s.N}
+}
+
+// Spread is (max-min)/median: the relative range of the values.
+func (s Stats) Spread() float64 {
+	if s.Median == 0 {
+		return 0
+	}
+	return (s.Max - s.Min) / math.Abs(s.Median)
+}
+
+func (s Stats) String() string {
+	return fmt.Sprintf("%.4f [%.4f, %.4f] n=%d", s.Median, s.Min, s.Max, s.N)
+}
+
+// Source names a cycle source.
+type Source string
+
+// Cycle sources.
+const (
+	HardwareCycles Source = "hw-cycles"      // perf_event PERF_COUNT_HW_CPU_CYCLES
+	CalibratedTSC  Source = "calibrated-tsc" // TSC ticks times core cycles per tick
+)
+
+// Clock says how cycles were counted.
+type Clock struct {
+	Source Source
+	// CyclesPerTick is core cycles per TSC tick from the calibration chain
+	// (measured in every repetition, also when hardware counters are used).
+	CyclesPerTick Stats
+	// HardwareErr says why hardware counters were not used.
+	HardwareErr string
+}

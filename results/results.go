@@ -1,0 +1,179 @@
+// Package results owns the benchmark result format: llvm-exegesis YAML
+// documents (mode, key.instructions, cpu_name, llvm_triple, measurements,
+// error, info, assembled_snippet), with portlab's own fields under the
+// `portlab` key, which exegesis does not read. Files written by
+// llvm-exegesis read back unchanged; files portlab writes keep exegesis's
+// layout so exegesis users' scripts work on them.
+package results
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"portlab/internal/fsutil"
+)
+
+// Benchmark is one result document.
+type Benchmark struct {
+	Mode             string        `yaml:"mode"`
+	Key              Key           `yaml:"key"`
+	CPUName          string        `yaml:"cpu_name"`
+	LLVMTriple       string        `yaml:"llvm_triple"`
+	NumRepetitions   int           `yaml:"num_repetitions"`
+	Measurements     []Measurement `yaml:"measurements"`
+	Error            string        `yaml:"error"`
+	Info             string        `yaml:"info"`
+	AssembledSnippet string        `yaml:"assembled_snippet"`
+	Portlab          *Extra        `yaml:"portlab,omitempty"`
+}
+
+// Key identifies what was measured.
+type Key struct {
+	Instructions          []string `yaml:"instructions"`
+	Config                string   `yaml:"config"`
+	RegisterInitialValues []string `yaml:"register_initial_values"`
+}
+
+// Measurement is one measured quantity, per instruction (Value) and per
+// snippet copy (PerSnippetValue), in cycles.
+type Measurement struct {
+	Key             string  `yaml:"key"`
+	Value           float64 `yaml:"value"`
+	PerSnippetValue float64 `yaml:"per_snippet_value"`
+}
+
+// Extra holds what portlab records beyond exegesis's fields.
+type Extra struct {
+	ID            string   `yaml:"id,omitempty"`       // murmur3 content hash of what was measured
+	Form          string   `yaml:"form,omitempty"`     // instruction form, for generated snippets
+	Operands      string   `yaml:"operands,omitempty"` // operand pair of a latency ("2->0")
+	Kind          string   `yaml:"kind,omitempty"`     // latency, throughput, ports, snippet
+	Source        string   `yaml:"source,omitempty"`   // the snippet's assembly
+	Syntax        string   `yaml:"syntax,omitempty"`   // intel or att
+	Repetition    string   `yaml:"repetition_mode"`
+	Copies        int      `yaml:"copies"` // snippet copies in the short body
+	LoopReg       string   `yaml:"loop_register,omitempty"`
+	Clock         string   `yaml:"clock"` // hw-cycles or calibrated-tsc
+	ClockNote     string   `yaml:"clock_note,omitempty"`
+	CyclesPerTick float64  `yaml:"cycles_per_tick,omitempty"`
+	Median        float64  `yaml:"median"` // per instruction, over clean repetitions
+	Min           float64  `yaml:"min"`
+	Max           float64  `yaml:"max"`
+	Reps          int      `yaml:"repetitions"`
+	Clean         int      `yaml:"clean_repetitions"`
+	LatCanary     float64  `yaml:"latency_canary,omitempty"`
+	TpCanary      float64  `yaml:"throughput_canary,omitempty"`
+	Warnings      []string `yaml:"warnings,omitempty"`
+	Host          string   `yaml:"host,omitempty"` // CPU signature (vendor-family-model-stepping)
+	Date          string   `yaml:"date,omitempty"`
+	// Props are properties the generator found (zero-idiom, dep-breaking, move-eliminated).
+	Props []string `yaml:"properties,omitempty"`
+	// Helper names an instruction used to close a latency chain and Subtracted
+	// its latency, already taken off Value.
+	Helper     string  `yaml:"helper,omitempty"`
+	Subtracted float64 `yaml:"subtracted,omitempty"`
+}
+
+// Value returns the measurement with the given key.
+func (b *Benchmark) Value(key string) (Measurement, bool) {
+	for _, m := range b.Measurements {
+		if m.Key == key {
+			return m, true
+		}
+	}
+	return Measurement{}, false
+}
+
+// Marshal renders benchmarks as a YAML stream in exegesis's layout: each
+// document opens with "---" and closes with "...".
+func Marshal(bs []*Benchmark) ([]byte, error) {
+	var buf bytes.Buffer
+	for _, b := range bs {
+		if err := writeOne(&buf, b); err != nil {
+			return nil, err
+		}
+	}
+	return buf.Bytes(), nil
+}
+
+func writeOne(w io.Writer, b *Benchmark) error {
+	var doc bytes.Buffer
+	enc := yaml.NewEncoder(&doc)
+	enc.SetIndent(2)
+	if err := enc.Encode(b); err != nil {
+		return err
+	}
+	enc.Close()
+	_, err := fmt.Fprintf(w, "---\n%s...\n", doc.String())
+	return err
+}
+
+// Write writes benchmarks to w.
+func Write(w io.Writer, bs []*Benchmark) error {
+	data, err := Marshal(bs)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	return err
+}
+
+// WriteFile writes benchmarks to path atomically.
+func WriteFile(path string, bs []*Benchmark) error {
+	data, err := Marshal(bs)
+	if err != nil {
+		return err
+	}
+	return fsutil.WriteFileAtomic(path, data, 0o644)
+}
+
+// Parse reads a YAML stream of benchmark documents. name is used in errors.
+func Parse(name string, data []byte) ([]*Benchmark, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var out []*Benchmark
+	for i := 1; ; i++ {
+		var node yaml.Node
+		err := dec.Decode(&node)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: document %d: %v", name, i, cleanYAMLErr(err))
+		}
+		if node.Kind == 0 || (len(node.Content) == 1 && node.Content[0].Kind == yaml.ScalarNode && node.Content[0].Value == "") {
+			continue
+		}
+		var b Benchmark
+		if err := node.Decode(&b); err != nil {
+			return nil, fmt.Errorf("%s:%d: document %d: %v", name, node.Line, i, cleanYAMLErr(err))
+		}
+		if b.Mode == "" {
+			return nil, fmt.Errorf("%s:%d: document %d has no mode: not a benchmark result", name, node.Line, i)
+		}
+		out = append(out, &b)
+	}
+	return out, nil
+}
+
+func cleanYAMLErr(err error) string { return strings.TrimPrefix(err.Error(), "yaml: ") }
+
+// ReadFile reads a benchmark file ("-" is standard input).
+func ReadFile(path string) ([]*Benchmark, error) {
+	var data []byte
+	var err error
+	if path == "-" {
+		data, err = io.ReadAll(os.Stdin)
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
