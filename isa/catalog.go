@@ -15,7 +15,7 @@ type csvForm struct {
 	opcode   string // encoding text
 	access   string // "rw,r"
 	features string // "avx,fma"
-	size     uint8  // operand size in bits, 0 when the table gives none
+	size     uint16 // operand size in bits, 0 when the table gives none
 }
 
 // catalog is built once, on first use.

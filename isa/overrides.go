@@ -193,10 +193,17 @@ func fixAccess(f *Form) {
 		f.Operands[0].Kind == KindXMM && f.Operands[1].Kind == KindXMM:
 		// The register form merges: the destination keeps its upper part.
 		setAccess(f, "rw,r")
-	case f.Encoding == Legacy && sseMergeScalar[mn] && len(f.Operands) > 0 && f.Operands[0].Kind == KindXMM:
+	case f.Encoding == Legacy && sseMergeScalar[mn] && len(f.Operands) > 0 &&
+		(f.Operands[0].Kind == KindXMM || f.Operands[0].Kind == KindMM):
 		f.Operands[0].Access |= Read
+	case maskedStores[mn] && len(f.Operands) > 0 && f.Operands[0].Kind.IsMemory():
+		// Only the elements selected by the mask are stored.
+		f.Operands[0].Access = CondWrite
 	}
 }
+
+// maskedStores store only the elements a vector mask selects.
+var maskedStores = setOf("vmaskmovps", "vmaskmovpd", "vpmaskmovd", "vpmaskmovq")
 
 func setAccess(f *Form, s string) {
 	parts := strings.Split(s, ",")

@@ -264,6 +264,9 @@ func (r *Runner) crashed(base uint64, timeout time.Duration) error {
 		e.PC = pc
 		e.Addr, e.HasAddr = addr, sig == syscall.SIGSEGV || sig == syscall.SIGBUS
 		e.Code = code
+		if sig == syscall.SIGTRAP && code == 0x80 && pc > 0 {
+			e.PC-- // int3: the kernel reports the address after the trap
+		}
 	} else if cmd.ProcessState != nil {
 		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
 			if ws.Signaled() && ws.Signal() != syscall.SIGKILL {

@@ -466,13 +466,13 @@ func (e *Engine) setup(p *prepared, o Options, in *jit.Init, job *jit.Job) error
 			m := vecReg.FindStringSubmatch(name)
 			var idx int
 			fmt.Sscanf(m[2], "%d", &idx)
-			b := leBytes(v, 64)
+			b := leBytes(v, 0)
 			width := map[string]int{"X": 16, "Y": 32, "Z": 64}[m[1]]
 			if len(b) > width {
 				return fmt.Errorf("%s: LLVM-EXEGESIS-DEFREG %s: value wider than %d bytes", s.Name, name, width)
 			}
 			var row [64]byte
-			copy(row[:], b[:width])
+			copy(row[:], b)
 			in.Vec[idx] = row
 		case maskReg.MatchString(name):
 			in.K[name[1]-'0'] = v.Uint64()

@@ -113,7 +113,10 @@ func ParseSnippet(name, src string) (*Snippet, error) {
 			if !ok {
 				return nil, errf("LLVM-EXEGESIS-MEM-DEF %s: bad hex value %q", args[0], args[2])
 			}
-			s.MemDefs[args[0]] = MemDef{Size: size, Value: leBytes(v, 0)}
+			// As exegesis does, the value is as wide as its hex digits: "2a" is
+			// one byte, "0000000030000000" eight.
+			digits := len(strings.TrimPrefix(strings.ToLower(args[2]), "0x"))
+			s.MemDefs[args[0]] = MemDef{Size: size, Value: leBytes(v, (digits+1)/2)}
 		case "MEM-MAP":
 			if len(args) != 2 {
 				return nil, errf("LLVM-EXEGESIS-MEM-MAP wants a name and a hex address, got %q", m[2])

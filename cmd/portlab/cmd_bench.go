@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"portlab/measure"
 	"portlab/results"
@@ -31,6 +32,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	reps := fs.Int("repetitions", 21, "repetitions per measurement (disturbed ones are dropped and re-run)")
 	out := fs.String("o", "-", "output file ('-' = stdout); written atomically")
 	noFTZ := fs.Bool("no-ftz", false, "leave MXCSR flush-to-zero / denormals-are-zero off")
+	timeout := fs.Duration("timeout", 2*time.Second, "time limit for one measurement; a snippet that runs longer is reported as hanging")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: portlab bench --snippets-file FILE|- [flags]")
 		fs.PrintDefaults()
@@ -76,6 +78,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer eng.Runner.Close()
+	eng.Runner.Timeout = *timeout
 	opts := measure.Options{Mode: *mode, Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, NoFTZ: *noFTZ}
 	if opts.Mode == "throughput" {
 		opts.Mode = "inverse_throughput"

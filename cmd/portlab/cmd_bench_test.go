@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"portlab/results"
+)
+
+func TestBenchReportsCrashesAndGoesOn(t *testing.T) {
+	if _, err := exec.LookPath("as"); err != nil {
+		t.Skip("GNU as not installed")
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"1-ud2.s":  "ud2\n",
+		"2-good.s": "add rax, rax\n",
+		"3-wild.s": "mov rax, qword ptr [0xdead000]\n",
+		"4-div.s":  "xor ecx, ecx\ndiv rcx\n",
+		"5-hang.s": "jmp .\n",
+		"6-good.s": "imul rax, rax\n",
+	}
+	var args []string
+	args = append(args, "bench", "--timeout", "300ms", "-o", filepath.Join(dir, "out.yaml"))
+	for _, name := range []string{"1-ud2.s", "2-good.s", "3-wild.s", "4-div.s", "5-hang.s", "6-good.s"} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(files[name]), 0o644)
+		args = append(args, "--snippets-file", p)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	if code != 1 {
+		t.Errorf("exit code %d, want 1 (some snippets failed)", code)
+	}
+	bs, err := results.ReadFile(filepath.Join(dir, "out.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) != 6 {
+		t.Fatalf("%d results, want 6", len(bs))
+	}
+	wantErr := []string{"SIGILL", "", "SIGSEGV", "SIGFPE", "timed out after 300ms", ""}
+	wantVal := []float64{0, 1, 0, 0, 0, 3}
+	for i, b := range bs {
+		if wantErr[i] != "" {
+			if !strings.Contains(b.Error, wantErr[i]) {
+				t.Errorf("result %d: error %q, want %q", i, b.Error, wantErr[i])
+			}
+			if !strings.Contains(stderr.String(), wantErr[i]) {
+				t.Errorf("stderr lacks %q:\n%s", wantErr[i], stderr.String())
+			}
+			continue
+		}
+		m, ok := b.Value("latency")
+		if b.Error != "" || !ok || m.Value < wantVal[i]*0.97 || m.Value > wantVal[i]*1.03 {
+			t.Errorf("result %d: %q %+v, want %.0f cycles", i, b.Error, m, wantVal[i])
+		}
+		if b.Portlab == nil || b.Portlab.Clock == "" || b.Portlab.Reps == 0 {
+			t.Errorf("result %d lacks the clock and repetition record: %+v", i, b.Portlab)
+		}
+	}
+	if !strings.Contains(stderr.String(), "4 of 6 snippet(s) could not be measured") {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+}
+
+func TestBenchUsageErrors(t *testing.T) {
+	cases := map[string][]string{
+		"no --snippets-file given":    {"bench"},
+		"unknown repetition mode":     {"bench", "--snippets-file", "x.s", "--repetition-mode", "twice"},
+		"unknown mode \"uops\"":       {"bench", "--snippets-file", "x.s", "--mode", "uops"},
+		"unexpected argument \"x.s\"": {"bench", "x.s"},
+	}
+	for want, args := range cases {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", args, code, stderr.String(), want)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"bench", "--snippets-file", "/nonexistent.s"}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "/nonexistent.s") {
+		t.Errorf("missing file: exit %d, %q", code, stderr.String())
+	}
+}

@@ -1,0 +1,86 @@
+package jit
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func job(t *testing.T, a *Assembler, body string) *Job {
+	t.Helper()
+	f := Frame{LoopReg: "r8", MXCSR: true}
+	j := &Job{Reps: 2, Calls: 2, TargetTicks: 20000}
+	for i, c := range []int{16, 32} {
+		obj, err := a.AssembleOne(&Unit{Name: "t.s", Source: HarnessSource(f, body, false, c)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for len(j.Code)%64 != 0 {
+			j.Code = append(j.Code, 0xcc)
+		}
+		j.Funcs = append(j.Funcs, Func{Offset: len(j.Code), Mult: 1})
+		j.Code = append(j.Code, obj.Code...)
+		j.Schedule = append(j.Schedule, i)
+	}
+	j.Init.MXCSR = 0x1f80
+	j.Init.GPR[1] = 1
+	return j
+}
+
+func TestWorkerRunsAndClassifiesCrashes(t *testing.T) {
+	needAs(t)
+	a := &Assembler{Path: "as"}
+	r := NewRunner(DefaultCPU())
+	r.Timeout = 300 * time.Millisecond
+	defer r.Close()
+	res, err := r.Run(job(t, a, "add rax, rcx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Ticks) != 2 || res.Ticks[0][1] <= res.Ticks[0][0] || res.Counts[0] == 0 {
+		t.Fatalf("ticks %v counts %v: the long body should take longer", res.Ticks, res.Counts)
+	}
+	cases := []struct{ body, signal, text string }{
+		{"ud2", "SIGILL", "bytes 0f 0b"},
+		{"mov rax, [0x10]", "SIGSEGV", "address 0x10"},
+		{"xor ecx, ecx\ndiv rcx", "SIGFPE", "bytes 48 f7 f1"},
+		{"int3", "SIGTRAP", ""},
+		{"jmp .", "", "timed out after 300ms"},
+	}
+	for _, c := range cases {
+		j := job(t, a, c.body)
+		start := time.Now()
+		_, err := r.Run(j)
+		ce, ok := AsCrash(err, j)
+		if !ok {
+			t.Errorf("%q: not a crash: %v", c.body, err)
+			continue
+		}
+		if ce.Signal != c.signal || !strings.Contains(ce.Error(), c.text) {
+			t.Errorf("%q: got %q (signal %q)", c.body, ce.Error(), ce.Signal)
+		}
+		if c.signal != "" && ce.Offset < 0 {
+			t.Errorf("%q: crash not located in the code: %v", c.body, ce)
+		}
+		t.Logf("%-24q -> %v (%v)", c.body, ce, time.Since(start).Round(time.Millisecond))
+		// The next job runs on a fresh worker.
+		if _, err := r.Run(job(t, a, "add rax, rcx")); err != nil {
+			t.Errorf("job after %q: %v", c.body, err)
+		}
+	}
+	if r.Restarts != len(cases) {
+		t.Errorf("restarts = %d, want %d", r.Restarts, len(cases))
+	}
+}
+
+func TestWorkerRejectsBadJobs(t *testing.T) {
+	r := NewRunner(DefaultCPU())
+	defer r.Close()
+	if _, err := r.Run(&Job{}); err == nil || !strings.Contains(err.Error(), "empty job") {
+		t.Errorf("empty job: %v", err)
+	}
+	j := &Job{Code: []byte{0xc3}, Funcs: []Func{{Offset: 0, Mult: 1}}, Schedule: []int{0}, Reps: 1, Calls: 1, CodeAddr: 0x1001}
+	if _, err := r.Run(j); err == nil || !strings.Contains(err.Error(), "not page aligned") {
+		t.Errorf("unaligned code address: %v", err)
+	}
+}

@@ -1,0 +1,72 @@
+package perf
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func cleanRep(v float64) Rep {
+	return Rep{Value: v, TicksPerCycle: 0.7, LatCanary: 3.0, TpCanary: 0.2, HaveSoftware: true}
+}
+
+func TestMarkDisturbed(t *testing.T) {
+	reps := []Rep{cleanRep(1), cleanRep(1.01), cleanRep(0.99), cleanRep(1), cleanRep(1), cleanRep(1), cleanRep(1)}
+	reps[1].ContextSwitches = 2
+	reps[2].LatCanary = 3.1
+	reps[3].TpCanary = 0.25
+	reps[4].CalibrationDrift = 0.02
+	reps[5].Migrations = 1
+	MarkDisturbed(reps)
+	want := []string{"", "2 context switch(es)", "latency canary 3.100 (want 3.0)", "throughput canary 0.250, 25% above the run's median",
+		"core clock drifted 2.0% within the repetition", "migrated to another CPU", ""}
+	for i, r := range reps {
+		if r.Reason != want[i] || r.Disturbed != (want[i] != "") {
+			t.Errorf("rep %d: disturbed=%v reason %q, want %q", i, r.Disturbed, r.Reason, want[i])
+		}
+	}
+	if CountClean(reps) != 2 {
+		t.Errorf("clean = %d, want 2", CountClean(reps))
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	var reps []Rep
+	for _, v := range []float64{3.0, 3.01, 2.99, 3.02, 2.98} {
+		reps = append(reps, cleanRep(v))
+	}
+	reps = append(reps, Rep{Value: 9, TicksPerCycle: 0.7, LatCanary: 3.5, TpCanary: 0.2})
+	MarkDisturbed(reps)
+	s := Summarize(reps)
+	if s.Clean != 5 || s.Reps != 6 || s.Value.Median != 3.0 || s.Value.Min != 2.98 || s.Value.Max != 3.02 {
+		t.Errorf("summary %+v", s)
+	}
+	if math.Abs(s.CyclesPerTick.Median-1/0.7) > 1e-9 {
+		t.Errorf("cycles per tick %v", s.CyclesPerTick)
+	}
+	if len(s.Warnings) != 0 {
+		t.Errorf("unexpected warnings %v", s.Warnings)
+	}
+	// Mostly disturbed: a warning that says why.
+	for i := 0; i < 6; i++ {
+		reps = append(reps, Rep{Value: 4, TicksPerCycle: 0.7, LatCanary: 3, TpCanary: 0.2, ContextSwitches: 1})
+	}
+	MarkDisturbed(reps)
+	s = Summarize(reps)
+	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "only 5 of 12 repetitions were clean") || !strings.Contains(s.Warnings[0], "context switches: 6") {
+		t.Errorf("warnings %v", s.Warnings)
+	}
+}
+
+func TestStats(t *testing.T) {
+	s := NewStats([]float64{4, 1, 3, 2})
+	if s.Median != 2.5 || s.Min != 1 || s.Max != 4 || s.N != 4 {
+		t.Errorf("%+v", s)
+	}
+	if got := s.Scale(2); got.Median != 5 || got.Max != 8 {
+		t.Errorf("scale %+v", got)
+	}
+	if e := NewStats(nil); !math.IsNaN(e.Median) || e.N != 0 {
+		t.Errorf("empty %+v", e)
+	}
+}

@@ -1,0 +1,63 @@
+package results
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestReadExegesisFile(t *testing.T) {
+	bs, err := ReadFile("../testdata/exegesis/exegesis-results.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) != 3 {
+		t.Fatalf("%d documents, want 3", len(bs))
+	}
+	b := bs[1]
+	if b.Mode != "inverse_throughput" || len(b.Key.Instructions) != 2 || b.Key.Instructions[0] != "VADDPDYrr YMM0 YMM1 YMM2" || b.CPUName != "znver3" {
+		t.Errorf("document 2: %+v", b)
+	}
+	m, ok := b.Value("inverse_throughput")
+	if !ok || m.Value != 0.5012 || m.PerSnippetValue != 1.0024 {
+		t.Errorf("measurement %+v", m)
+	}
+	if bs[2].Error == "" || len(bs[2].Measurements) != 0 {
+		t.Errorf("error document %+v", bs[2])
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	in := []*Benchmark{{
+		Mode: "latency", Key: Key{Instructions: []string{"add rax, rax"}, RegisterInitialValues: []string{}},
+		CPUName: "znver4", LLVMTriple: "x86_64-unknown-linux-gnu", NumRepetitions: 21,
+		Measurements: []Measurement{{Key: "latency", Value: 1.0001, PerSnippetValue: 1.0001}},
+		Portlab:      &Extra{Form: "add r64, r64", Clock: "calibrated-tsc", Median: 1.0001, Reps: 21, Clean: 20},
+	}}
+	path := filepath.Join(t.TempDir(), "r.yaml")
+	if err := WriteFile(path, in); err != nil {
+		t.Fatal(err)
+	}
+	out, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 1 || out[0].Portlab.Form != "add r64, r64" || out[0].Measurements[0].Value != 1.0001 {
+		t.Errorf("round trip: %+v", out[0])
+	}
+	data, _ := Marshal(in)
+	if !strings.HasPrefix(string(data), "---\nmode: latency\n") || !strings.HasSuffix(string(data), "\n...\n") {
+		t.Errorf("layout:\n%s", data)
+	}
+}
+
+func TestParseErrorsNameTheDocument(t *testing.T) {
+	_, err := Parse("r.yaml", []byte("---\nmode: latency\n...\n---\nmode: [\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "r.yaml: document 2:") {
+		t.Errorf("got %v", err)
+	}
+	_, err = Parse("r.yaml", []byte("---\nfoo: 1\n"))
+	if err == nil || !strings.Contains(err.Error(), "has no mode") {
+		t.Errorf("got %v", err)
+	}
+}
