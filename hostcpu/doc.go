@@ -12,8 +12,13 @@
 // Features are decoded from CPUID bits, never from /proc/cpuinfo, and are
 // spelled as isa.Features spells them (the Linux /proc/cpuinfo names, lower
 // case, except lzcnt for Linux's abm, prefetchw for 3dnowprefetch, sse3 for
-// pni and x87 for fpu). Features whose register state the OS has not enabled
-// in XCR0 (AVX, AVX-512, AMX) are left out and listed in Info.OSDisabled.
+// pni and x87 for fpu). Info.Features also holds extensions isa.Features
+// does not list (erms, fsrm, rdtscp, xsavec, cldemote, tsxldtrk, amx_fp16,
+// prefetchi, avx10, ...), spelled the same way; they serve to tell cores
+// apart. Features whose register state the OS has not enabled in XCR0
+// (AVX, AVX-512, AMX) are left out and listed in Info.OSDisabled. (For AMX,
+// Linux also wants each process to ask with arch_prctl(ARCH_REQ_XCOMP_PERM)
+// before it runs a tile instruction.)
 //
 // The microarchitecture comes from a (vendor, family, model) table modelled
 // on LLVM's getHostCPUName. Hypervisors often report a model number that

@@ -30,11 +30,11 @@ var catalog struct {
 
 // CatalogStats counts what went into the catalog.
 type CatalogStats struct {
-	Table     int // forms from golang.org/x/arch's x86 table
-	Extra     int // forms added in code besides EVEX (rep-prefixed string operations)
-	EVEX      int // EVEX forms generated in code
-	EVEXDups  int // generated EVEX forms dropped because another form has the same name
-	Total     int
+	Table      int // forms from golang.org/x/arch's x86 table
+	Extra      int // forms added in code besides EVEX (rep-prefixed string operations)
+	EVEX       int // EVEX forms generated in code
+	EVEXDups   int // generated EVEX forms dropped because another form has the same name
+	Total      int
 	ByEncoding map[Encoding]int
 }
 
@@ -91,7 +91,11 @@ func ByMnemonic(m string) []*Form {
 // Match returns the forms whose canonical names match the glob, sorted by
 // name. The glob syntax is path.Match's, except that '*' also matches spaces
 // and commas, so "vfmadd*pd ymm*" and "vfmadd231pd *" work; matching ignores
-// case and spacing like Lookup. A malformed glob is an error naming it.
+// case and spacing like Lookup. A glob with metacharacters that does not
+// itself start with "{evex}" also matches "{evex} "-prefixed names as if the
+// prefix were absent, so "vfmadd231pd *" includes "{evex} vfmadd231pd ymm,
+// ymm, ymm"; a glob without metacharacters matches exactly one name. A
+// malformed glob is an error naming it.
 func Match(glob string) ([]*Form, error) {
 	g, err := compileGlob(glob)
 	if err != nil {
@@ -116,6 +120,18 @@ func (f *Form) Supported(has func(feature string) bool) bool {
 		}
 	}
 	return true
+}
+
+// MissingFeatures returns the features of f that has reports absent, in
+// f.Features order; nil when the form is supported.
+func (f *Form) MissingFeatures(has func(feature string) bool) []string {
+	var missing []string
+	for _, feat := range f.Features {
+		if !has(feat) {
+			missing = append(missing, feat)
+		}
+	}
+	return missing
 }
 
 // NormalizeName rewrites a form name to canonical spelling: lower case,
@@ -212,17 +228,25 @@ func build() {
 	catalog.stats.EVEXDups = dups
 	forms = append(forms, ev...)
 
-	for _, f := range forms {
+	type named struct {
+		name string
+		f    *Form
+	}
+	sorted := make([]named, len(forms))
+	for i, f := range forms {
 		applyOverrides(f)
 		f.Attrs |= classify(f)
+		sorted[i] = named{f.Name(), f}
 	}
-	sort.Slice(forms, func(i, j int) bool { return forms[i].Name() < forms[j].Name() })
-	catalog.all = forms
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].name < sorted[j].name })
+	catalog.all = make([]*Form, len(sorted))
 	catalog.byName = make(map[string]*Form, len(forms))
 	catalog.byMnem = map[string][]*Form{}
 	catalog.stats.ByEncoding = map[Encoding]int{}
-	for _, f := range forms {
-		catalog.byName[f.Name()] = f
+	for i, n := range sorted {
+		f := n.f
+		catalog.all[i] = f
+		catalog.byName[n.name] = f
 		catalog.byMnem[f.Mnemonic] = append(catalog.byMnem[f.Mnemonic], f)
 		catalog.stats.ByEncoding[f.Encoding]++
 	}

@@ -35,7 +35,7 @@ const (
 	// not change: segment registers, far pointers, fs/gs base writes,
 	// sysenter/syscall, descriptor-table stores, lar/lsl/verr/verw.
 	AttrSystem
-	// AttrTrap: always raises an exception (ud1, ud2, int, int3, icebp).
+	// AttrTrap: always raises an exception (ud2, int, int3, int1).
 	AttrTrap
 	// AttrTSX: transactional-memory control (xbegin, xend, xabort); xend
 	// faults outside a transaction.
@@ -75,7 +75,7 @@ var (
 		// Fault under UMIP, which current kernels enable.
 		"sgdt", "sidt", "sldt", "smsw", "str")
 	branchMnemonics = setOf("jmp", "call", "ret", "retf", "loop", "loope", "loopne", "jrcxz", "jecxz",
-		"iret", "iretd", "iretq", "int", "icebp", "syscall", "sysenter", "sysexit", "sysret",
+		"iret", "iretd", "iretq", "int", "int1", "syscall", "sysenter", "sysexit", "sysret",
 		"xbegin", "xabort", "ja", "jae", "jb", "jbe", "je", "jg", "jge", "jl", "jle", "jne", "jno",
 		"jnp", "jns", "jo", "jp", "js")
 	serializingMnemonics = setOf("cpuid", "iret", "iretd", "iretq", "rsm", "lgdt", "lidt", "lldt",
@@ -87,7 +87,7 @@ var (
 		"scasd", "scasq", "insb", "insw", "insd", "outsb", "outsw", "outsd")
 	systemMnemonics = setOf("lfs", "lgs", "lss", "wrfsbase", "wrgsbase", "rdfsbase", "rdgsbase",
 		"sysenter", "syscall", "swapgs", "lar", "lsl", "verr", "verw", "sgdt", "sidt", "sldt", "str")
-	trapMnemonics = setOf("ud1", "ud2", "int", "icebp")
+	trapMnemonics = setOf("ud2", "int", "int1")
 	tsxMnemonics  = setOf("xbegin", "xend", "xabort")
 )
 

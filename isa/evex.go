@@ -14,6 +14,16 @@ import (
 // prefix. The opmask instructions (kmov, kand, ...) are VEX-encoded and are
 // listed here too.
 //
+// One kind of name collides: a narrowing conversion with an xmm destination
+// and a broadcast source ("vcvtpd2ps xmm, m64bcst") exists at 128 bits
+// ({1to2}) and 256 bits ({1to4}). Lengths are expanded widest first, so the
+// 256-bit form keeps the name; the 128-bit one is counted as dropped (7
+// mnemonics x 3 mask variants = 21, see Stats).
+//
+// Generated forms carry no Opcode text; TestCatalogEncodings checks instead
+// that GNU as encodes each one with an EVEX prefix whose vector length, mask,
+// zeroing and broadcast bits match the form.
+//
 // Features follow the Intel manual's CPUID column: the family's feature
 // (avx512f, avx512bw, avx512dq, ...) plus avx512vl for 128- and 256-bit forms
 // of packed instructions; scalar forms need no avx512vl.
@@ -307,9 +317,10 @@ func fmaNames(suffix string, packed bool) string {
 }
 
 // evexMeta is what instantiation needs to know about an EVEX form beyond its
-// name: the vector length, which fixes the broadcast count.
+// name: the width of its memory source, which fixes the broadcast count.
 type evexMeta struct {
-	bits int // vector length in bits (128, 256, 512)
+	vl   int // vector length in bits (128 for scalar forms)
+	bits int // width in bits of the (broadcast) memory source
 	elem int // broadcast element size in bits
 }
 
@@ -352,7 +363,13 @@ func evexForms(existing map[string]*Form) ([]*Form, int) {
 					seen[name] = true
 					out = append(out, f)
 					if f.Encoding == EVEX {
-						evexInfo[f] = evexMeta{bits: l, elem: fm.elem}
+						// A broadcast fills the memory operand: half the
+						// vector for widening conversions.
+						bits := l
+						if strings.Contains(fm.ops, "h/m") {
+							bits = l / 2
+						}
+						evexInfo[f] = evexMeta{vl: l, bits: bits, elem: fm.elem}
 					}
 				}
 			}

@@ -10,13 +10,20 @@ import (
 type glob struct {
 	literal string // set when the pattern has no metacharacters
 	re      *regexp.Regexp
+	// evexToo: the pattern does not start with "{evex}", so it also matches
+	// prefixed names without their prefix ("vaddpd xmm*" matches
+	// "{evex} vaddpd xmm, xmm, xmm").
+	evexToo bool
 }
 
 func (g *glob) match(name string) bool {
 	if g.re == nil {
 		return name == g.literal
 	}
-	return g.re.MatchString(name)
+	if g.re.MatchString(name) {
+		return true
+	}
+	return g.evexToo && strings.HasPrefix(name, "{evex} ") && g.re.MatchString(name[len("{evex} "):])
 }
 
 // compileGlob compiles a pattern with path.Match's syntax ('*', '?',
@@ -53,8 +60,6 @@ func compileGlob(pattern string) (*glob, error) {
 			}
 			b.WriteString(class)
 			i = end
-		case ']':
-			return nil, fmt.Errorf("glob %q: unmatched ']'", pattern)
 		default:
 			b.WriteString(regexp.QuoteMeta(p[i : i+1]))
 		}
@@ -64,7 +69,7 @@ func compileGlob(pattern string) (*glob, error) {
 	if err != nil {
 		return nil, fmt.Errorf("glob %q: %v", pattern, err)
 	}
-	return &glob{re: re}, nil
+	return &glob{re: re, evexToo: !strings.HasPrefix(p, "{")}, nil
 }
 
 // globClass translates the character class starting at p[start] == '[' and

@@ -25,7 +25,8 @@ import (
 //     mul/div only read their explicit operand, setcc writes it, xchg and
 //     xadd read and write both, a legacy-SSE scalar operation merges into
 //     its destination.
-//   - Forms the table lacks: rep-prefixed string operations.
+//   - Forms the table lacks: rep-prefixed string operations, and the AVX2
+//     ymm forms of vpslld, vpsllq, vpsrld and vpsrlq.
 
 // flagSem is the flag behaviour of a mnemonic.
 type flagSem struct{ r, w, u Flag }
@@ -284,7 +285,7 @@ var implicitRegs = map[string][2][]string{
 	"lodsq": {{"rsi"}, {"rax", "rsi"}},
 	"scasb": {{"al", "rdi"}, {"rdi"}}, "scasw": {{"ax", "rdi"}, {"rdi"}}, "scasd": {{"eax", "rdi"}, {"rdi"}},
 	"scasq": {{"rax", "rdi"}, {"rdi"}},
-	"insb": {{"dx", "rdi"}, {"rdi"}}, "insw": {{"dx", "rdi"}, {"rdi"}}, "insd": {{"dx", "rdi"}, {"rdi"}},
+	"insb":  {{"dx", "rdi"}, {"rdi"}}, "insw": {{"dx", "rdi"}, {"rdi"}}, "insd": {{"dx", "rdi"}, {"rdi"}},
 	"outsb": {{"dx", "rsi"}, {"rsi"}}, "outsw": {{"dx", "rsi"}, {"rsi"}}, "outsd": {{"dx", "rsi"}, {"rsi"}},
 }
 
@@ -428,9 +429,29 @@ var repForms = [][2]string{
 	{"repne scasq", "repne scasq"},
 }
 
+// avx2Shifts are the AVX2 ymm shifts the x86 table lacks; they are made
+// from the table's xmm forms.
+var avx2Shifts = []string{"vpslld", "vpsllq", "vpsrld", "vpsrlq"}
+
 // extraForms returns the forms the catalog adds besides the table and EVEX.
 func extraForms() []*Form {
 	var out []*Form
+	for _, mn := range avx2Shifts {
+		for _, src := range []string{"imm8", "xmm", "m128"} {
+			r, ok := lookupCSV(mn + " xmm, xmm, " + src)
+			if !ok {
+				continue
+			}
+			f := formFromCSV(r)
+			if _, dup := lookupCSV(mn + " ymm, ymm, " + src); dup {
+				continue
+			}
+			f.Operands[0].Kind, f.Operands[1].Kind = KindYMM, KindYMM
+			f.Opcode = strings.Replace(f.Opcode, ".128.", ".256.", 1)
+			f.Features = []string{"avx2"}
+			out = append(out, f)
+		}
+	}
 	for _, r := range repForms {
 		op := ""
 		switch r[0][:strings.IndexByte(r[0], ' ')] {

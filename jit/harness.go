@@ -177,7 +177,7 @@ var regMention = regexp.MustCompile(`(?i)\b%?(r(?:[89]|1[0-5])[dwb]?|[re]?[abcd]
 func MentionedGPRs(src string) map[string]bool {
 	out := map[string]bool{}
 	for _, m := range regMention.FindAllStringSubmatch(stripComments(src), -1) {
-		out[gpr64Of(strings.ToLower(m[1]))] = true
+		out[GPR64(m[1])] = true
 	}
 	return out
 }
@@ -196,7 +196,10 @@ func stripComments(src string) string {
 	return b.String()
 }
 
-func gpr64Of(r string) string {
+// GPR64 returns the 64-bit register a general register name is part of
+// ("eax" -> "rax", "r9b" -> "r9", "%sil" -> "rsi"), or "" for other names.
+func GPR64(r string) string {
+	r = strings.ToLower(strings.TrimPrefix(r, "%"))
 	switch {
 	case strings.HasPrefix(r, "r") && len(r) >= 2 && r[1] >= '0' && r[1] <= '9':
 		return strings.TrimRight(r, "dwb")

@@ -7,9 +7,12 @@ type Job struct {
 	Code     []byte
 	CodeAddr uint64 // fixed address for the code (LLVM-EXEGESIS-SNIPPET-ADDRESS); 0 = anywhere
 	Funcs    []Func
-	Init     Init
-	Regions  []Region // memory at fixed addresses (LLVM-EXEGESIS-MEM-MAP)
-	Scratch  int      // scratch buffer size in bytes (zeroed, page-touched)
+	// Init is the machine state functions start from; Func.Init selects
+	// one of Inits instead (jobs that time several snippets).
+	Init    Init
+	Inits   []Init
+	Regions []Region // memory at fixed addresses (LLVM-EXEGESIS-MEM-MAP)
+	Scratch int      // scratch buffer size in bytes (zeroed, page-touched)
 
 	Reps  int // repetitions of the schedule
 	Calls int // calls per point; the point keeps the fewest ticks
@@ -20,6 +23,9 @@ type Job struct {
 	// Counters asks for hardware cycle counts per point (when the host has
 	// them) and software counters (context switches, migrations) per repetition.
 	Counters bool
+	// CacheCounters adds the validation counters (L1d, LLC and dTLB read
+	// misses per repetition), as llvm-exegesis's --validation-counter does.
+	CacheCounters bool
 }
 
 // Func is one harness function in Job.Code.
@@ -29,6 +35,9 @@ type Func struct {
 	Mult   uint64 // the function's loop count is the group's count times Mult
 	// FixedCount, when non-zero, is used as the group count (no calibration).
 	FixedCount uint64
+	// Init is 1 + the index into Job.Inits of this function's machine
+	// state; 0 means Job.Init.
+	Init int
 }
 
 // Init is the machine state harness functions load before the timed loop.
@@ -38,11 +47,12 @@ type Init struct {
 	K          [8]uint64
 	Vec        [32][64]byte
 	MXCSR      uint32
-	// ScratchFill is repeated over the scratch buffer (nil: zeros).
+	// ScratchFill is repeated over the scratch buffer (nil: zeros). Only
+	// Job.Init's is used: the scratch buffer is shared by the job.
 	ScratchFill []byte
 	// ScratchSelf fills every 8-byte word of the scratch buffer with the
 	// buffer's own address (after ScratchFill), so pointer-chasing loads
-	// (mov rax, [rax]) stay inside it.
+	// (mov rax, [rax]) stay inside it. Only Job.Init's is used.
 	ScratchSelf bool
 }
 
@@ -60,6 +70,12 @@ type Result struct {
 	Counts   []uint64   // loop count per group
 	Ticks    [][]uint64 // [rep][schedule position]: fewest TSC ticks over Calls calls
 	Cycles   [][]uint64 // [rep][schedule position]: fewest hardware cycles (nil without counters)
+	// Instructions retired in the call that had the fewest cycles.
+	Instructions [][]uint64
+	// CacheMisses per repetition: L1d read misses, LLC read misses, dTLB
+	// read misses (nil unless asked for and available).
+	CacheMisses [][3]uint64
+	CacheErr    string // why the cache counters are missing
 	// Per repetition software counter deltas (nil when unavailable).
 	ContextSwitches []uint64
 	Migrations      []uint64

@@ -12,6 +12,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"portlab/perf"
 )
 
 // Environment variables that turn a process into a worker.
@@ -19,26 +21,6 @@ const (
 	envWorker = "PORTLAB_JIT_WORKER"
 	envCPU    = "PORTLAB_JIT_CPU"
 )
-
-// CounterReader reads the worker thread's counters. The perf package
-// provides the real one; the worker gets it through SetCounterOpener so jit
-// does not decide how counters are opened.
-type CounterReader interface {
-	// Read returns hardware cycles (ok=false without hardware counters),
-	// context switches and migrations so far.
-	Read() (cycles uint64, hw bool, ctxSwitches, migrations uint64, err error)
-	Close() error
-}
-
-// CounterOpener opens counters for the calling thread; hwErr/swErr say why a
-// group is missing.
-type CounterOpener func() (r CounterReader, hwErr, swErr error)
-
-var counterOpener CounterOpener
-
-// SetCounterOpener installs the function the worker uses to open counters.
-// Call it before MaybeRunWorker.
-func SetCounterOpener(f CounterOpener) { counterOpener = f }
 
 // MaybeRunWorker turns the current process into a JIT worker when it was
 // started as one by a Runner (the binary re-executing itself), and never
@@ -66,6 +48,10 @@ func workerMain(cpu int, in io.Reader, out io.Writer) int {
 			return 3
 		}
 	}
+	// Linux hands out AMX tile state only on request; without it the first
+	// tile instruction faults. Harmless where AMX is absent (EINVAL).
+	const archReqXcompPerm, xfeatureXtiledata = 0x1023, 18
+	unix.Syscall(unix.SYS_ARCH_PRCTL, archReqXcompPerm, xfeatureXtiledata, 0)
 	if err := installSignalHandlers(); err != nil {
 		fmt.Fprintf(os.Stderr, "portlab worker: %v\n", err)
 		return 3
@@ -98,7 +84,8 @@ func workerMain(cpu int, in io.Reader, out io.Writer) int {
 }
 
 type worker struct {
-	counters       CounterReader
+	counters       *perf.Counters
+	cacheCounters  bool // counters were opened with the cache group
 	hwErr, swErr   string
 	countersOpened bool
 	stack          []byte
@@ -171,18 +158,23 @@ func (w *worker) run(job *Job, announce func(base uint64)) *Result {
 			return fail("mapping context: %v", err)
 		}
 	}
-	if job.Counters && !w.countersOpened {
-		w.countersOpened = true
-		if counterOpener == nil {
-			w.hwErr, w.swErr = "no counter support linked in", "no counter support linked in"
+	if job.Counters && (!w.countersOpened || (job.CacheCounters && !w.cacheCounters)) {
+		if w.counters != nil {
+			w.counters.Close()
+		}
+		w.countersOpened, w.cacheCounters = true, job.CacheCounters
+		w.hwErr, w.swErr = "", ""
+		c, err := perf.OpenCounters(perf.CounterOptions{Hardware: true, Software: true, Cache: job.CacheCounters})
+		if err != nil {
+			w.swErr = err.Error()
+			w.hwErr = err.Error()
 		} else {
-			r, hwErr, swErr := counterOpener()
-			w.counters = r
-			if hwErr != nil {
-				w.hwErr = hwErr.Error()
+			w.counters = c
+			if c.HardwareErr != nil {
+				w.hwErr = c.HardwareErr.Error()
 			}
-			if swErr != nil {
-				w.swErr = swErr.Error()
+			if job.CacheCounters && c.CacheErr != nil {
+				res.CacheErr = c.CacheErr.Error()
 			}
 		}
 	}
@@ -247,20 +239,37 @@ func (w *worker) run(job *Job, announce func(base uint64)) *Result {
 		ctx[i] = 0
 	}
 	sbase := uint64(uintptr(unsafe.Pointer(&scratch[0])))
-	for i := 0; i < 16; i++ {
-		v := job.Init.GPR[i]
-		if job.Init.GPRScratch[i] {
-			v += sbase
+	loaded := -1
+	load := func(k int) {
+		if k == loaded {
+			return
 		}
-		put64(ctx[ctxGPR+8*i:], v)
+		loaded = k
+		in := &job.Init
+		if k > 0 {
+			in = &job.Inits[k-1]
+		}
+		for i := 0; i < 16; i++ {
+			v := in.GPR[i]
+			if in.GPRScratch[i] {
+				v += sbase
+			}
+			put64(ctx[ctxGPR+8*i:], v)
+		}
+		for i := 0; i < 8; i++ {
+			put64(ctx[ctxK+8*i:], in.K[i])
+		}
+		for i := 0; i < 32; i++ {
+			copy(ctx[ctxVec+64*i:], in.Vec[i][:])
+		}
+		put32(ctx[ctxMXCSR:], in.MXCSR)
 	}
-	for i := 0; i < 8; i++ {
-		put64(ctx[ctxK+8*i:], job.Init.K[i])
+	for _, f := range job.Funcs {
+		if f.Init < 0 || f.Init > len(job.Inits) {
+			return fail("function at %d: no machine state %d", f.Offset, f.Init)
+		}
 	}
-	for i := 0; i < 32; i++ {
-		copy(ctx[ctxVec+64*i:], job.Init.Vec[i][:])
-	}
-	put32(ctx[ctxMXCSR:], job.Init.MXCSR)
+	load(0)
 	top := uint64(uintptr(unsafe.Pointer(&w.stack[0]))) + uint64(len(w.stack)) - 256
 	top &^= 63
 	put64(ctx[ctxStackTop:], top)
@@ -269,6 +278,7 @@ func (w *worker) run(job *Job, announce func(base uint64)) *Result {
 
 	ctxp := unsafe.Pointer(&ctx[0])
 	call := func(f Func, count uint64) uint64 {
+		load(f.Init)
 		put64(ctx[ctxLoopCount:], count)
 		callJIT(unsafe.Pointer(&code[f.Offset]), ctxp)
 		return get64(ctx[ctxTEnd:]) - get64(ctx[ctxTStart:])
@@ -315,40 +325,46 @@ func (w *worker) run(job *Job, announce func(base uint64)) *Result {
 		call(f, res.Counts[f.Group]*f.Mult)
 	}
 
-	useHW := w.counters != nil && w.hwErr == "" && job.Counters
-	useSW := w.counters != nil && w.swErr == "" && job.Counters
+	useHW := job.Counters && w.counters != nil && w.counters.HasHardware()
+	useSW := job.Counters && w.counters != nil && w.counters.HasSoftware()
+	useCache := useHW && job.CacheCounters && w.counters.HasCache()
 	res.Ticks = make([][]uint64, job.Reps)
 	if useHW {
 		res.Cycles = make([][]uint64, job.Reps)
+		res.Instructions = make([][]uint64, job.Reps)
 	}
 	if useSW {
 		res.ContextSwitches = make([]uint64, job.Reps)
 		res.Migrations = make([]uint64, job.Reps)
 	}
+	if useCache {
+		res.CacheMisses = make([][3]uint64, job.Reps)
+	}
+	var s0, s1, c0, c1 perf.Sample
 	for rep := 0; rep < job.Reps; rep++ {
-		var cs0, mg0 uint64
-		if useSW {
-			_, _, cs0, mg0, _ = w.counters.Read()
+		if useSW || useCache {
+			w.counters.Read(&s0)
 		}
 		ticks := make([]uint64, len(job.Schedule))
-		var cycles []uint64
+		var cycles, instrs []uint64
 		if useHW {
 			cycles = make([]uint64, len(job.Schedule))
+			instrs = make([]uint64, len(job.Schedule))
 		}
 		for pos, fi := range job.Schedule {
 			f := job.Funcs[fi]
 			count := res.Counts[f.Group] * f.Mult
-			best, bestCyc := ^uint64(0), ^uint64(0)
+			best, bestCyc, bestIns := ^uint64(0), ^uint64(0), uint64(0)
 			for k := 0; k < job.Calls; k++ {
-				var c0 uint64
 				if useHW {
-					c0, _, _, _, _ = w.counters.Read()
+					w.counters.Read(&c0)
 				}
 				t := call(f, count)
 				if useHW {
-					c1, _, _, _, _ := w.counters.Read()
-					if c1-c0 < bestCyc {
-						bestCyc = c1 - c0
+					w.counters.Read(&c1)
+					d := c1.Sub(c0)
+					if d.Cycles < bestCyc {
+						bestCyc, bestIns = d.Cycles, d.Instructions
 					}
 				}
 				if t < best {
@@ -357,17 +373,22 @@ func (w *worker) run(job *Job, announce func(base uint64)) *Result {
 			}
 			ticks[pos] = best
 			if useHW {
-				cycles[pos] = bestCyc
+				cycles[pos], instrs[pos] = bestCyc, bestIns
 			}
 		}
 		res.Ticks[rep] = ticks
 		if useHW {
-			res.Cycles[rep] = cycles
+			res.Cycles[rep], res.Instructions[rep] = cycles, instrs
 		}
-		if useSW {
-			_, _, cs1, mg1, _ := w.counters.Read()
-			res.ContextSwitches[rep] = cs1 - cs0
-			res.Migrations[rep] = mg1 - mg0
+		if useSW || useCache {
+			w.counters.Read(&s1)
+			d := s1.Sub(s0)
+			if useSW {
+				res.ContextSwitches[rep], res.Migrations[rep] = d.ContextSwitches, d.Migrations
+			}
+			if useCache {
+				res.CacheMisses[rep] = [3]uint64{d.L1DMisses, d.LLCMisses, d.DTLBMisses}
+			}
 		}
 	}
 	res.CodeBase = base

@@ -247,3 +247,41 @@ func TestAssemblyErrorNamesTheLine(t *testing.T) {
 		t.Fatalf("want an error at test.s:2, got %v", m.Err)
 	}
 }
+
+// Snippets timed together in one job (sweeps) give the same numbers as
+// alone, and a crash in the middle of a group is pinned on its snippet.
+func TestGroupedJobs(t *testing.T) {
+	e, _ := hostEngine(t)
+	srcs := []string{"add rax, rax", "imul rax, rax", "add rax, rax\nud2", "imul rcx, rax\nimul rdx, rax\nimul rbx, rax\nimul rsi, rax", "xor ecx, ecx\ndiv rcx", "add rcx, rcx\nadd rcx, rcx"}
+	want := []float64{1, 3, -1, 1, -1, 1}
+	for try := 0; try < 3; try++ {
+		var snips []*Snippet
+		for _, s := range srcs {
+			snips = append(snips, snippet(t, s))
+		}
+		ms := e.MeasureAll(snips, Options{Group: 4}, nil)
+		bad := 0
+		for i, m := range ms {
+			if want[i] < 0 {
+				if m.Err == nil {
+					t.Fatalf("%q: no crash reported", srcs[i])
+				}
+				if !strings.Contains(m.Err.Error(), "test.s:") {
+					t.Errorf("%q: crash not located: %v", srcs[i], m.Err)
+				}
+				continue
+			}
+			if m.Err != nil {
+				t.Fatalf("%q: %v", srcs[i], m.Err)
+			}
+			if math.Abs(m.PerInstr.Median-want[i])/want[i] > 0.03 {
+				bad++
+				t.Logf("%q: %.3f, want %.0f (try %d)", srcs[i], m.PerInstr.Median, want[i], try+1)
+			}
+		}
+		if bad == 0 {
+			return
+		}
+	}
+	t.Error("grouped measurements missed their values in 3 tries")
+}

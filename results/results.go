@@ -78,6 +78,19 @@ type Extra struct {
 	// its latency, already taken off Value.
 	Helper     string  `yaml:"helper,omitempty"`
 	Subtracted float64 `yaml:"subtracted,omitempty"`
+	// Mix lists the forms of a port-conflict benchmark (Kind "ports") and
+	// how many instances of each one snippet copy holds; PerSnippetValue is
+	// then the cycles one copy of the whole mix takes.
+	Mix []MixPart `yaml:"mix,omitempty"`
+	// Unmeasurable is why a form could not be measured (Error is empty then
+	// and Measurements too): "needs a privileged instruction", ...
+	Unmeasurable string `yaml:"unmeasurable,omitempty"`
+}
+
+// MixPart is one form's share of a port-conflict mix.
+type MixPart struct {
+	Form  string `yaml:"form"`
+	Count int    `yaml:"count"`
 }
 
 // Value returns the measurement with the given key.

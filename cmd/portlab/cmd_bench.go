@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "bench", summary: "measure snippets (llvm-exegesis snippet files) and write exegesis YAML", run: runBench})
+	register(&command{name: "bench", summary: "measure snippet files or sweep instruction forms; write exegesis YAML ('bench merge' joins shards)", run: runBench})
 }
 
 // stringList is a repeatable string flag.
@@ -22,10 +22,18 @@ func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "merge" {
+		return runBenchMerge(args[1:], stdout, stderr)
+	}
 	fs := newFlagSet("bench", stderr)
-	var snippetFiles stringList
+	var snippetFiles, formGlobs stringList
 	fs.Var(&snippetFiles, "snippets-file", "snippet file (llvm-exegesis annotations honoured); '-' reads stdin; repeatable")
-	mode := fs.String("mode", "latency", "latency or throughput (exegesis: inverse_throughput)")
+	fs.Var(&formGlobs, "forms", "sweep the forms matching this glob ('vfmadd*pd ymm*'); repeatable")
+	all := fs.Bool("all", false, "sweep every form the host can run")
+	mode := fs.String("mode", "", "snippets: latency or throughput (default latency); sweeps: a list of latency,throughput,ports (default latency,throughput)")
+	resume := fs.Bool("resume", false, "sweeps: continue the sweep in -o, skipping what it already holds")
+	shard := fs.String("shard", "", "sweeps: measure only shard i of n ('i/n', 0-based)")
+	probes := fs.String("probes", "", "ports mode: comma-separated probe forms (default: a set of well-known ones)")
 	rep := fs.String("repetition-mode", "middle-half-duplicate", "duplicate, loop, min, middle-half-duplicate or middle-half-loop")
 	minInstr := fs.Int("min-instructions", 128, "instructions in the short timed body (the long one has twice as many)")
 	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
@@ -44,14 +52,27 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if len(pos) > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q (snippet files go after --snippets-file)", pos[0])}
 	}
-	if len(snippetFiles) == 0 {
-		return usageError{"no --snippets-file given"}
-	}
-	if _, err := measure.ResultKey(*mode); err != nil {
-		return usageError{err.Error()}
+	sweeping := *all || len(formGlobs) > 0
+	switch {
+	case sweeping && len(snippetFiles) > 0:
+		return usageError{"give either --snippets-file or --forms/--all, not both"}
+	case !sweeping && len(snippetFiles) == 0:
+		return usageError{"nothing to measure: give --snippets-file FILE, --forms GLOB or --all"}
+	case !sweeping && (*resume || *shard != ""):
+		return usageError{"--resume and --shard apply to sweeps (--forms/--all)"}
 	}
 	repetition, err := measure.ParseRepetition(*rep)
 	if err != nil {
+		return usageError{err.Error()}
+	}
+	if sweeping {
+		return runSweep(sweepFlags{globs: formGlobs, all: *all, mode: *mode, resume: *resume, shard: *shard, probes: *probes,
+			out: *out, cpu: *cpu, timeout: *timeout, opts: measure.Options{Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, NoFTZ: *noFTZ}}, stdout, stderr)
+	}
+	if *mode == "" {
+		*mode = "latency"
+	}
+	if _, err := measure.ResultKey(*mode); err != nil {
 		return usageError{err.Error()}
 	}
 	var snips []*measure.Snippet

@@ -41,12 +41,11 @@ func run(csvPath, out string, verbose bool) error {
 		return fmt.Errorf("%s: %v", csvPath, err)
 	}
 	if verbose {
-		fmt.Fprintf(os.Stderr, "%d rows, %d not 64-bit, %d pseudo, %d unsupported, %d duplicates, %d forms, %d aliases\n",
-			st.Rows, st.Not64, st.Pseudo, st.Unsupported, len(st.Duplicates), st.Forms, st.Aliases)
+		fmt.Fprintf(os.Stderr, "%d rows, %d not 64-bit, %d pseudo, %d unsupported, %d dropped, %d duplicates, %d forms, %d aliases\n",
+			st.Rows, st.Not64, st.Pseudo, st.Unsupported, len(st.Dropped), len(st.Duplicates), st.Forms, st.Aliases)
 	}
 	if old, err := os.ReadFile(out); err == nil && bytes.Equal(old, src) {
 		return nil
 	}
 	return os.WriteFile(out, src, 0o644)
 }
-

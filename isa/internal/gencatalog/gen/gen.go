@@ -1,9 +1,9 @@
 // Package gen turns golang.org/x/arch's x86 instruction table (x86.v0.2.csv,
 // read with x86csv) into isa's committed catalog table, zcatalog_table.go.
 //
-// It lives apart from the gencatalog command so that a test in package isa can
-// regenerate the table in-process and compare it with the committed file. It
-// must not import package isa: isa only compiles once the table exists.
+// It lives apart from the gencatalog command so that a test can regenerate
+// the table in-process and compare it with the committed file. It must not
+// import package isa: isa only compiles once the table exists.
 //
 // What the generator does to the table's rows:
 //   - keeps rows valid in 64-bit mode (Mode64 "V");
@@ -14,7 +14,10 @@
 //     duplicates of byte forms, alternative mnemonics such as cmovc or sal,
 //     bare prefixes such as lock), recording alternative mnemonics as aliases;
 //   - keeps one row per form name where several encodings give the same name
-//     (the shortest encoding, which is the one GNU as emits), and counts the rest;
+//     (the one GNU as emits: no pointless REX.W, not the 16-bit-operand row,
+//     then the shortest encoding), and counts the rest;
+//   - drops a few forms the table gets wrong (dropForms) and corrects the
+//     GNU column where GNU as spells a mnemonic differently (gnuFixes);
 //   - maps the CPUID column to isa's feature names and adds the features the
 //     table leaves out (cmov, popcnt, movbe, crc32's sse4_2, x87, ...).
 package gen
@@ -33,14 +36,15 @@ import (
 
 // Stats counts what Generate did with the table's rows.
 type Stats struct {
-	Rows       int      // rows read
-	Not64      int      // rows not valid in 64-bit mode
-	Pseudo     int      // rows marked pseudo and dropped
+	Rows        int      // rows read
+	Not64       int      // rows not valid in 64-bit mode
+	Pseudo      int      // rows marked pseudo and dropped
 	Unsupported int      // rows dropped because a feature has no isa name (prefetchwt1)
-	Expanded   int      // forms produced by splitting operands, before removing duplicates
-	Duplicates []string // form names produced more than once, one entry per dropped duplicate
-	Forms      int      // forms written
-	Aliases    int      // alias mnemonics written
+	Dropped     []string // forms dropped because the table gets them wrong (see dropForms)
+	Expanded    int      // forms produced by splitting operands, before removing duplicates
+	Duplicates  []string // form names produced more than once, one entry per dropped duplicate
+	Forms       int      // forms written
+	Aliases     int      // alias mnemonics written
 }
 
 // Row is one form of the generated table.
@@ -54,6 +58,7 @@ type Row struct {
 
 	pseudo   bool
 	op16     bool
+	uselessW bool // REX.W with no 64-bit operand: GNU as does not emit it
 	line     int
 	encBytes int
 }
@@ -67,7 +72,13 @@ type Table struct {
 }
 
 // Parse reads x86.v0.2.csv from r and builds the table.
-func Parse(r io.Reader) (*Table, error) {
+func Parse(r io.Reader) (t *Table, err error) {
+	defer func() {
+		// x86csv indexes the columns without checking their number.
+		if e := recover(); e != nil {
+			t, err = nil, fmt.Errorf("x86csv: malformed input: %v", e)
+		}
+	}()
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
@@ -79,11 +90,20 @@ func Parse(r io.Reader) (*Table, error) {
 			break
 		}
 	}
-	insts, err := x86csv.NewReader(bytes.NewReader(data)).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("x86csv: %v", err)
+	// x86csv's ReadAll drops read errors, so read row by row.
+	var insts []*x86csv.Inst
+	rd := x86csv.NewReader(bytes.NewReader(data))
+	for {
+		in, err := rd.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("x86csv: %v", err)
+		}
+		insts = append(insts, in)
 	}
-	t := &Table{Header: header, Aliases: map[string]string{}}
+	t = &Table{Header: header, Aliases: map[string]string{}}
 	st := &t.Stats
 	var kept []Row
 	var pseudo []Row
@@ -114,6 +134,10 @@ func Parse(r io.Reader) (*Table, error) {
 	byName := map[string]int{}
 	var out []Row
 	for _, r := range kept {
+		if _, drop := dropForms[r.Name]; drop {
+			st.Dropped = append(st.Dropped, r.Name)
+			continue
+		}
 		j, ok := byName[r.Name]
 		if !ok {
 			byName[r.Name] = len(out)
@@ -150,6 +174,12 @@ func Parse(r io.Reader) (*Table, error) {
 	for m := range conflict {
 		delete(t.Aliases, m)
 	}
+	for i := range out {
+		if g, ok := gnuFixes[out[i].Name]; ok {
+			out[i].GNU = g
+		}
+	}
+	sort.Strings(st.Dropped)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	t.Rows = out
 	st.Forms = len(out)
@@ -226,6 +256,9 @@ func isPseudo(in *x86csv.Inst) bool {
 
 // better reports whether a should replace b for the same name.
 func better(a, b Row) bool {
+	if a.uselessW != b.uselessW {
+		return !a.uselessW
+	}
 	if a.op16 != b.op16 {
 		return !a.op16
 	}
@@ -248,6 +281,32 @@ var mnemonicRename = map[string]string{
 	"call_far": "call",
 	"jmp_far":  "jmp",
 	"ret_far":  "retf",
+	"icebp":    "int1", // GNU as knows only the newer name
+}
+
+// dropForms lists forms the table gets wrong, with the reason they are left out.
+var dropForms = map[string]string{
+	"bswap r16":     "result undefined; GNU as rejects it",
+	"mov m32, sreg": "a segment register store is always 16 bits; GNU as rejects it",
+	"lsl r64, r32":  "GNU as takes lsl r64, r16/r64 only",
+	"ud1":           "ud1 has ModRM operands; GNU as rejects the bare form (ud2 covers the trap)",
+}
+
+// gnuFixes corrects the GNU column's mnemonic for forms GNU as does not
+// accept as spelt there.
+var gnuFixes = map[string]string{
+	"movsx r16, r16": "movsxw", "movsx r16, m16": "movsxw",
+	"movzx r16, r16": "movzxw", "movzx r16, m16": "movzxw",
+	"movsxd r16, r32": "movsxd", "movsxd r16, m32": "movsxd",
+	"movsxd r32, r32": "movsxd", "movsxd r32, m32": "movsxd",
+	"movbe m16, r16": "movbew", "movbe r16, m16": "movbew",
+	"movbe m32, r32": "movbel", "movbe r32, m32": "movbel",
+	"movbe m64, r64": "movbeq", "movbe r64, m64": "movbeq",
+	"sldt m16": "sldt", "smsw m16": "smsw", "str m16": "str",
+	"mov sreg, m16":   "movw",
+	"int1":            "int1",
+	"mov ax, moffs64": "movabsw", "mov eax, moffs64": "movabsl",
+	"mov moffs64, ax": "movabsw", "mov moffs64, eax": "movabsl",
 }
 
 // expand turns one table row into its forms. It returns nil, nil for rows
@@ -313,6 +372,7 @@ func expand(in *x86csv.Inst, line int) ([]Row, error) {
 			if len(kinds) > 0 {
 				r.Name += " " + strings.Join(kinds, ", ")
 			}
+			r.uselessW = strings.Contains(r.Opcode, "REX.W") && !strings.Contains(r.Name, "64") && !strings.Contains(r.Name, "rax")
 			rows = append(rows, r)
 			return
 		}
@@ -324,7 +384,9 @@ func expand(in *x86csv.Inst, line int) ([]Row, error) {
 	return rows, nil
 }
 
-func isMemKind(k string) bool { return k == "m" || strings.HasPrefix(k, "m") && len(k) > 1 && k[1] >= '0' && k[1] <= '9' || strings.HasPrefix(k, "moffs") }
+func isMemKind(k string) bool {
+	return k == "m" || strings.HasPrefix(k, "m") && len(k) > 1 && k[1] >= '0' && k[1] <= '9' || strings.HasPrefix(k, "moffs")
+}
 
 // fixedKinds spells single operands of the table as isa kinds.
 var fixedKinds = map[string]string{
@@ -369,7 +431,11 @@ func operandKinds(a string) ([]string, error) {
 	}
 	reg := parts[0]
 	if reg == "r" {
-		return []string{"r" + strings.TrimPrefix(mem, "m"), mem}, nil
+		switch mem {
+		case "m8", "m16", "m32", "m64":
+			return []string{"r" + strings.TrimPrefix(mem, "m"), mem}, nil
+		}
+		return nil, fmt.Errorf("unknown operand %q", a)
 	}
 	rk, ok := fixedKinds[reg]
 	if !ok || isMemKind(rk) {

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"portlab/hostcpu"
+)
+
+func init() {
+	register(&command{name: "cpu", summary: "identify the host CPU: microarchitecture, features, TSC, caches, cycle source", run: runCPU})
+}
+
+// cpuReport is `portlab cpu --json`: the host identity plus the cycle
+// counter probe.
+type cpuReport struct {
+	*hostcpu.Info
+	Signature    string             `json:"signature"`
+	CycleCounter hostcpu.CycleProbe `json:"cycle_counter"`
+	CycleSource  string             `json:"cycle_source"` // the clock measurements will use
+}
+
+func runCPU(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("cpu", stderr)
+	asJSON := fs.Bool("json", false, "print JSON instead of text")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: portlab cpu [--json]")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+	}
+	info, err := hostcpu.Detect()
+	if err != nil {
+		return err
+	}
+	probe := hostcpu.ProbeCycleCounter()
+	rep := cpuReport{Info: info, Signature: info.Signature(), CycleCounter: probe, CycleSource: probe.Source()}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	writeCPUText(stdout, rep)
+	return nil
+}
+
+// cpuLabelWidth is the width of the label column of the text report.
+const cpuLabelWidth = 15
+
+// writeCPUText prints the report for people.
+func writeCPUText(w io.Writer, r cpuReport) {
+	i := r.Info
+	line := func(label, format string, args ...any) {
+		fmt.Fprintf(w, "%-*s%s\n", cpuLabelWidth, label, fmt.Sprintf(format, args...))
+	}
+	orUnknown := func(s string) string {
+		if s == "" {
+			return "unknown"
+		}
+		return s
+	}
+	line("vendor", "%s", orUnknown(i.Vendor))
+	line("brand", "%s", orUnknown(i.Brand))
+	line("family", "%d (0x%x)", i.Family, i.Family)
+	line("model", "%d (0x%x)", i.Model, i.Model)
+	line("stepping", "%d (0x%x)", i.Stepping, i.Stepping)
+	line("signature", "%s", r.Signature)
+	line("microarch", "%s", i.Microarch)
+	line("  decided by", "%s", i.MicroarchSource)
+	if i.Hypervisor {
+		if i.HypervisorVendor != "" && i.HypervisorName() != i.HypervisorVendor {
+			line("hypervisor", "%s (%s)", i.HypervisorName(), i.HypervisorVendor)
+		} else {
+			line("hypervisor", "%s", i.HypervisorName())
+		}
+	} else {
+		line("hypervisor", "none")
+	}
+	if i.TSCHz > 0 {
+		line("tsc", "%s (%s)", hostcpu.FormatHz(i.TSCHz), i.TSCSource)
+	} else {
+		line("tsc", "unknown")
+	}
+	line("invariant tsc", "%s", yesNo(i.InvariantTSC))
+	line("clock source", "%s", orUnknown(i.ClockSource))
+	var caches []string
+	for _, c := range i.Caches {
+		s := c.String()
+		if c.SharedBy > 1 {
+			s += fmt.Sprintf(" (shared by %d)", c.SharedBy)
+		}
+		caches = append(caches, s)
+	}
+	if len(caches) == 0 {
+		line("caches", "unknown")
+	} else {
+		line("caches", "%s", strings.Join(caches, ", "))
+	}
+	line("cpus", "%d", i.CPUs)
+	line("kernel", "%s", orUnknown(i.Kernel))
+	line("microcode", "%s", orUnknown(i.Microcode))
+	line("cycle source", "%s", r.CycleSource)
+	line("", "%s", r.CycleCounter.Message)
+	writeWrapped(w, fmt.Sprintf("features (%d)", len(i.Features)), i.Features)
+	if i.AVX10Version > 0 {
+		line("avx10 version", "%d", i.AVX10Version)
+	}
+	if len(i.OSDisabled) > 0 {
+		writeWrapped(w, "os-disabled", i.OSDisabled)
+	}
+}
+
+// writeWrapped prints words after label, wrapped at 80 columns with the
+// continuation lines indented to the value column.
+func writeWrapped(w io.Writer, label string, words []string) {
+	const width = 80
+	var sb strings.Builder
+	col := 0
+	start := func(l string) {
+		fmt.Fprintf(&sb, "%-*s", cpuLabelWidth, l)
+		col = cpuLabelWidth
+		if len(l) >= cpuLabelWidth {
+			sb.WriteByte(' ')
+			col = len(l) + 1
+		}
+	}
+	start(label)
+	first := true
+	for _, word := range words {
+		if !first && col+1+len(word) > width {
+			sb.WriteByte('\n')
+			start("")
+			first = true
+		}
+		if !first {
+			sb.WriteByte(' ')
+			col++
+		}
+		sb.WriteString(word)
+		col += len(word)
+		first = false
+	}
+	sb.WriteByte('\n')
+	io.WriteString(w, sb.String())
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"portlab/measure"
+	"portlab/results"
+	"portlab/sweep"
+)
+
+type sweepFlags struct {
+	globs       []string
+	all         bool
+	mode, shard string
+	probes, out string
+	resume      bool
+	cpu         int
+	timeout     time.Duration
+	opts        measure.Options
+}
+
+func parseShard(s string) (int, int, error) {
+	if s == "" {
+		return 0, 1, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("--shard %q: want i/n with 0 <= i < n", s)
+	}
+	return i, n, nil
+}
+
+func runSweep(f sweepFlags, stdout, stderr io.Writer) error {
+	o := sweep.Options{Resume: f.resume, Measure: f.opts}
+	modes := f.mode
+	if modes == "" {
+		modes = "latency,throughput"
+	}
+	for _, m := range strings.Split(modes, ",") {
+		switch strings.TrimSpace(m) {
+		case "latency":
+			o.Latency = true
+		case "throughput", "inverse_throughput":
+			o.Throughput = true
+		case "ports":
+			o.Ports = true
+		default:
+			return usageError{fmt.Sprintf("--mode: unknown mode %q (want latency, throughput, ports)", m)}
+		}
+	}
+	var err error
+	if o.Shard, o.Shards, err = parseShard(f.shard); err != nil {
+		return usageError{err.Error()}
+	}
+	if f.resume && (f.out == "" || f.out == "-") {
+		return usageError{"--resume needs a results file (-o FILE)"}
+	}
+	if f.probes != "" {
+		for _, p := range strings.Split(f.probes, ",") {
+			o.Probes = append(o.Probes, strings.TrimSpace(p))
+		}
+	}
+	eng, info, err := measure.NewHostEngine(f.cpu)
+	if err != nil {
+		return err
+	}
+	defer eng.Runner.Close()
+	eng.Runner.Timeout = f.timeout
+	globs := f.globs
+	if f.all {
+		globs = nil
+	}
+	o.Forms, err = sweep.Select(globs, info.Has)
+	if err != nil {
+		return err
+	}
+	if len(o.Forms) == 0 {
+		return fmt.Errorf("no form matching %s runs on this host (%s)", strings.Join(globs, ", "), info.Microarch)
+	}
+	o.CPUName, o.HostSig, o.Has = info.Microarch, info.Signature(), info.Has
+	if f.out != "-" && f.out != "" {
+		o.Out = f.out
+	}
+	prog := newProgress(stderr, "sweep", len(o.Forms))
+	o.Progress = func(done, total int, cur string) {
+		prog.total = total
+		prog.update(done, cur)
+	}
+	sum, err := sweep.Run(eng, o)
+	prog.done()
+	if err != nil {
+		return err
+	}
+	if o.Out == "" {
+		if err := results.Write(stdout, sum.Results); err != nil {
+			return err
+		}
+	}
+	sweep.WriteSummary(stderr, sum)
+	return nil
+}
+
+func runBenchMerge(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("bench merge", stderr)
+	out := fs.String("o", "-", "merged results file ('-' = stdout); written atomically")
+	allowMixed := fs.Bool("allow-mixed", false, "allow results from different CPU types in one file")
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return usageError{"usage: portlab bench merge [-o FILE] RESULTS..."}
+	}
+	var parts [][]*results.Benchmark
+	for _, f := range files {
+		bs, err := results.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, bs)
+	}
+	merged, err := sweep.Merge(parts, *allowMixed)
+	if err != nil {
+		return err
+	}
+	if *out == "-" {
+		return results.Write(stdout, merged)
+	}
+	if err := results.WriteFile(*out, merged); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "merged %d files: %d results\n", len(files), len(merged))
+	return nil
+}

@@ -1,0 +1,323 @@
+// Package gen turns instruction forms into benchmark snippets: dependency
+// chains for the latency of each (source -> destination) operand pair,
+// independent streams for reciprocal throughput, same-register variants that
+// expose zero idioms, dependency-breaking idioms and move elimination, and
+// port-conflict mixes of a form with probe forms. It chooses registers and
+// memory so that what it means to measure is what the hardware sees; it
+// runs nothing (package measure does).
+package gen
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"portlab/isa"
+	"portlab/jit"
+	"portlab/measure"
+	"portlab/results"
+)
+
+// Benchmark kinds.
+const (
+	KindLatency         = "latency"
+	KindThroughput      = "throughput"
+	KindIdiomLatency    = "idiom-latency"    // all register operands the same, chained
+	KindIdiomTP         = "idiom-throughput" // all register operands the same, independent
+	KindMoveLatency     = "move-latency"     // mov a, b; mov b, a chain
+	KindPorts           = "ports"            // port-conflict mix
+	KindHelperRoundTrip = "helper"           // calibration of a cross-class helper pair
+)
+
+// Bench is one generated benchmark.
+type Bench struct {
+	Form     *isa.Form
+	Kind     string
+	Operands string // latency pair: "1->0", "mem->0" (address), "rax->rax", "1->flags"
+	Snippet  *measure.Snippet
+	// Mode is the exegesis measurement key: latency or inverse_throughput.
+	Mode string
+	// Helper is the instruction closing a chain whose destination cannot
+	// feed its source; HelperKey names the calibration that says its
+	// latency (HelperFixed when the latency is known exactly).
+	Helper      string
+	HelperKey   string
+	HelperFixed float64
+	Mix         []results.MixPart
+}
+
+// LoopRegister is the register generated snippets leave to the harness.
+const LoopRegister = "r15"
+
+// memBase is the base register of every memory operand gen emits.
+const memBase = "rdi"
+
+// Unmeasurable returns why a form cannot be benchmarked in a user-mode
+// snippet, or "" when it can.
+func Unmeasurable(f *isa.Form) string {
+	switch {
+	case f.Has(isa.AttrPrivileged):
+		return "privileged: faults in user mode"
+	case f.Has(isa.AttrTrap):
+		return "always traps"
+	case f.Has(isa.AttrBranch):
+		return "control flow: leaves a straight-line snippet"
+	case f.Has(isa.AttrSystem):
+		return "changes system state (segments, descriptor tables)"
+	case f.Has(isa.AttrTSX):
+		return "transactional-memory control"
+	case f.Has(isa.AttrStack):
+		return "stack operation: needs balanced push/pop pairs (not generated yet)"
+	case f.Has(isa.AttrX87):
+		return "x87: needs a valid register stack (not generated yet)"
+	}
+	for _, op := range f.Operands {
+		switch op.Kind {
+		case isa.KindSreg, "cr", "dr", "bnd", isa.KindRel8, isa.KindRel32, "rel16":
+			return fmt.Sprintf("operand kind %s is not generated", op.Kind)
+		}
+		if strings.HasPrefix(string(op.Kind), "vm") {
+			return "vector-indexed (gather/scatter) memory is not generated yet"
+		}
+	}
+	for _, r := range append(append([]string{}, f.ImplicitReads...), f.ImplicitWrites...) {
+		if jit.GPR64(r) == "rsp" {
+			return "uses the stack pointer"
+		}
+	}
+	return ""
+}
+
+// class is the register class of an operand kind.
+func class(k isa.Kind) string {
+	switch k {
+	case isa.KindR8, isa.KindR16, isa.KindR32, isa.KindR64:
+		return "gpr"
+	case isa.KindXMM, isa.KindYMM, isa.KindZMM:
+		return "vec"
+	case isa.KindK:
+		return "k"
+	case isa.KindMM:
+		return "mm"
+	}
+	switch {
+	case k.IsMemory():
+		return "mem"
+	case k.IsImmediate():
+		return "imm"
+	}
+	return "fixed"
+}
+
+// allocator hands out registers of each class, skipping reserved ones.
+type allocator struct {
+	used map[string]bool // 64-bit GPR names, "v<n>", "k<n>", "mm<n>"
+	vecs int             // 16, or 32 for EVEX forms
+}
+
+func newAllocator(f *isa.Form) *allocator {
+	a := &allocator{used: map[string]bool{"rsp": true, memBase: true, LoopRegister: true, "k0": true, "k1": true}, vecs: 16}
+	if f.Encoding == isa.EVEX {
+		a.vecs = 32
+	}
+	for _, r := range append(append([]string{}, f.ImplicitReads...), f.ImplicitWrites...) {
+		a.reserve(r)
+	}
+	for _, op := range f.Operands {
+		if class(op.Kind) == "fixed" {
+			a.reserve(string(op.Kind))
+		}
+	}
+	return a
+}
+
+// reserve marks a named register (any width) as unavailable.
+func (a *allocator) reserve(r string) {
+	if g := jit.GPR64(r); g != "" {
+		a.used[g] = true
+		return
+	}
+	for _, p := range []string{"xmm", "ymm", "zmm"} {
+		if strings.HasPrefix(r, p) {
+			a.used["v"+r[3:]] = true
+			return
+		}
+	}
+	a.used[r] = true
+}
+
+var gprOrder = []string{"rax", "rcx", "rdx", "rbx", "rsi", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "rbp"}
+
+// take returns n fresh registers of a class ("gpr" gives 64-bit names,
+// "vec" gives numbers as strings, "k" and "mm" full names), or fewer if the
+// class runs out.
+func (a *allocator) take(cls string, n int) []string {
+	var out []string
+	switch cls {
+	case "gpr":
+		for _, r := range gprOrder {
+			if len(out) == n {
+				break
+			}
+			if !a.used[r] {
+				a.used[r] = true
+				out = append(out, r)
+			}
+		}
+	case "vec":
+		// Prefer 0-15 so that VEX and legacy forms can use them.
+		for i := 0; i < a.vecs && len(out) < n; i++ {
+			key := "v" + strconv.Itoa(i)
+			if !a.used[key] {
+				a.used[key] = true
+				out = append(out, strconv.Itoa(i))
+			}
+		}
+	case "k":
+		for i := 2; i < 8 && len(out) < n; i++ {
+			key := "k" + strconv.Itoa(i)
+			if !a.used[key] {
+				a.used[key] = true
+				out = append(out, key)
+			}
+		}
+	case "mm":
+		for i := 0; i < 8 && len(out) < n; i++ {
+			key := "mm" + strconv.Itoa(i)
+			if !a.used[key] {
+				a.used[key] = true
+				out = append(out, key)
+			}
+		}
+	}
+	return out
+}
+
+// regArg renders an allocated register for an operand of kind k.
+func regArg(k isa.Kind, r string) string {
+	switch class(k) {
+	case "gpr":
+		return isa.GPRName(r, k)
+	case "vec":
+		return string(k) + r
+	}
+	return r
+}
+
+// slot returns the displacement of memory slot n for an operand of size
+// bytes: loads cycle through 16 consecutive operand-sized slots from
+// [rdi+0] and stores through 16 from [rdi+2048], so that loads and stores
+// never alias modulo 4 KiB, narrow accesses share cache lines as ordinary
+// code's do (loads that each touch another line run slower on some cores),
+// and the footprint stays far under the L1 data cache.
+func slot(n int, store bool, size int) int64 {
+	if size < 8 {
+		size = 8
+	}
+	d := int64(size * (n % 16))
+	if store {
+		d += 2048
+		if size > 64 {
+			d += int64(size * 16)
+		}
+	}
+	return d
+}
+
+// memSize is the size in bytes of a memory operand kind (8 for unknown).
+func memSize(k isa.Kind) int {
+	s := strings.TrimSuffix(strings.TrimPrefix(string(k), "m"), "bcst")
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 8 {
+		return 8
+	}
+	return n / 8
+}
+
+// instance renders one instance of f with the given per-operand registers
+// (for register classes) and memory slot; immediates and fixed operands
+// come from the form's example operands.
+func instance(f *isa.Form, regs []string, memSlot int) (string, error) {
+	args := f.ExampleArgs()
+	for i, op := range f.Operands {
+		a := &args[i]
+		switch class(op.Kind) {
+		case "gpr", "vec", "k", "mm":
+			a.Reg = regArg(op.Kind, regs[i])
+		case "mem":
+			if op.Kind == isa.KindMoffs {
+				a.Mem = &isa.MemRef{Disp: fixedMemAddr}
+				continue
+			}
+			store := op.Access&isa.Write != 0
+			disp := slot(memSlot, store, memSize(op.Kind))
+			if op.Kind.IsBroadcast() {
+				disp = slot(memSlot, store, 8)
+			}
+			a.Mem = &isa.MemRef{Base: memBase, Disp: disp}
+			if op.Kind == isa.KindM && regs[i] != "" { // lea with an index chain
+				a.Mem = &isa.MemRef{Base: memBase, Index: regs[i], Scale: 1}
+			} else if regs[i] != "" {
+				a.Mem = &isa.MemRef{Base: memBase, Index: regs[i], Scale: 1, Disp: disp}
+			}
+		}
+	}
+	intel, _, err := f.Instantiate(args)
+	return intel, err
+}
+
+// fixedMemAddr is where absolute-address (moffs) operands point; the
+// snippet maps a page there.
+const fixedMemAddr = 0x10000000
+
+// newSnippet wraps generated source into a measurable snippet.
+func newSnippet(f *isa.Form, kind, info string, lines []string, instances int) *measure.Snippet {
+	s := &measure.Snippet{
+		Name:         fmt.Sprintf("form %q (%s)", f.Name(), kind),
+		Source:       strings.Join(lines, "\n") + "\n",
+		LoopReg:      LoopRegister,
+		Info:         info,
+		Instructions: instances,
+		ScratchSelf:  false,
+	}
+	s.DefRegs = nil
+	for _, op := range f.Operands {
+		if op.Kind == isa.KindMoffs {
+			s.MemDefs = map[string]measure.MemDef{"abs": {Size: 4096, Value: []byte{0}}}
+			s.MemMaps = []measure.MemMap{{Name: "abs", Addr: fixedMemAddr}}
+		}
+	}
+	if f.Has(isa.AttrString) {
+		s.LiveIns = []string{"rsi", "rdi"}
+	}
+	return s
+}
+
+// opName names operand i for latency pairs: its index in Intel order.
+func opName(i int) string { return strconv.Itoa(i) }
+
+// Generate returns the latency, throughput and idiom benchmarks of a form.
+func Generate(f *isa.Form) ([]*Bench, error) {
+	if why := Unmeasurable(f); why != "" {
+		return nil, fmt.Errorf("form %q: %s", f.Name(), why)
+	}
+	var out []*Bench
+	lat, err := Latency(f)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, lat...)
+	tp, err := Throughput(f)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, tp)
+	out = append(out, Idioms(f)...)
+	return out, nil
+}
+
+func sortedBenches(bs []*Bench) []*Bench {
+	sort.SliceStable(bs, func(i, j int) bool { return bs[i].Operands < bs[j].Operands })
+	return bs
+}

@@ -1,0 +1,399 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+
+	"portlab/isa"
+	"portlab/jit"
+)
+
+func reads(op isa.Operand) bool  { return op.Access&(isa.Read|isa.CondWrite) != 0 }
+func writes(op isa.Operand) bool { return op.Access&(isa.Write|isa.CondWrite) != 0 }
+
+func isReg(cls string) bool { return cls == "gpr" || cls == "vec" || cls == "k" || cls == "mm" }
+
+// Latency returns one benchmark per (source -> destination) operand pair
+// that a dependency chain can measure: same-class pairs chain directly
+// (alternating two destination registers when the destination is also read,
+// so the destination's own chain runs at half speed and does not hide the
+// pair's latency); pairs across register classes close the chain with a
+// move back whose latency a round-trip calibration gives; a memory source
+// gets an address chain for general-register destinations; an operand that
+// is only read by flag-writing forms is chained through the flags with adc.
+func Latency(f *isa.Form) ([]*Bench, error) {
+	var out []*Bench
+	ops := f.Operands
+	for j, dst := range ops {
+		dc := class(dst.Kind)
+		if !writes(dst) || !(isReg(dc) || dc == "mem") {
+			continue
+		}
+		for i, src := range ops {
+			sc := class(src.Kind)
+			if !reads(src) {
+				continue
+			}
+			var b *Bench
+			var err error
+			switch {
+			case dc == "mem" && i == j:
+				b, err = memChain(f, j)
+			case dc == "mem" && sc == "gpr" && (f.Mnemonic == "mov" || f.Mnemonic == "movnti"):
+				b, err = storeReload(f, i, j)
+			case dc == "mem":
+				continue
+			case i == j || (sc == dc && isReg(sc)):
+				b, err = directChain(f, i, j)
+			case sc == "mem" && dc == "gpr":
+				b, err = addressChain(f, i, j)
+			case isReg(sc) && isReg(dc):
+				b, err = crossChain(f, i, j)
+			default:
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			if b != nil {
+				out = append(out, b)
+			}
+		}
+	}
+	if b, err := flagsChain(f); err != nil {
+		return nil, err
+	} else if b != nil {
+		out = append(out, b)
+	}
+	if b, err := implicitChain(f); err != nil {
+		return nil, err
+	} else if b != nil {
+		out = append(out, b)
+	}
+	return sortedBenches(out), nil
+}
+
+// constants gives every register operand not in skip its own register.
+func constants(f *isa.Form, a *allocator, regs []string, skip ...int) error {
+	for k, op := range f.Operands {
+		if regs[k] != "" || contains(skip, k) {
+			continue
+		}
+		if c := class(op.Kind); isReg(c) {
+			r := a.take(c, 1)
+			if len(r) == 0 {
+				return fmt.Errorf("form %q: out of %s registers", f.Name(), c)
+			}
+			regs[k] = r[0]
+		}
+	}
+	return nil
+}
+
+func contains(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+func latencyBench(f *isa.Form, pair, info string, lines []string, instances int) *Bench {
+	s := newSnippet(f, "latency "+pair, info, lines, instances)
+	return &Bench{Form: f, Kind: KindLatency, Operands: pair, Snippet: s, Mode: "latency"}
+}
+
+// directChain: source operand i and destination j in the same class (or the
+// same operand).
+func directChain(f *isa.Form, i, j int) (*Bench, error) {
+	a := newAllocator(f)
+	cls := class(f.Operands[j].Kind)
+	// Distinct operands alternate between two registers: with a destination
+	// that is also read, its own chain then runs at half speed and cannot
+	// hide the pair's latency; with a write-only destination it avoids
+	// same-register special cases (mov rax, rax is not a move).
+	alternate := i != j
+	n := 1
+	if alternate {
+		n = 2
+	}
+	chain := a.take(cls, n)
+	if len(chain) < n {
+		return nil, fmt.Errorf("form %q: out of %s registers", f.Name(), cls)
+	}
+	base := make([]string, len(f.Operands))
+	if err := constants(f, a, base, i, j); err != nil {
+		return nil, err
+	}
+	var lines []string
+	for k := 0; k < n; k++ {
+		r := append([]string(nil), base...)
+		r[j] = chain[k]
+		r[i] = chain[(k+1)%n]
+		line, err := instance(f, r, 0)
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, line)
+	}
+	pair := opName(i) + "->" + opName(j)
+	info := fmt.Sprintf("latency %s of %s: chain from operand %d to operand %d", pair, f.Name(), i, j)
+	if alternate {
+		info += " (destination alternates between two registers so its own chain is not the bottleneck)"
+	}
+	return latencyBench(f, pair, info, lines, n), nil
+}
+
+// memChain: a read-modify-write memory operand chained through memory
+// (store-to-load forwarding).
+func memChain(f *isa.Form, j int) (*Bench, error) {
+	a := newAllocator(f)
+	regs := make([]string, len(f.Operands))
+	if err := constants(f, a, regs); err != nil {
+		return nil, err
+	}
+	line, err := instance(f, regs, 0)
+	if err != nil {
+		return nil, err
+	}
+	info := fmt.Sprintf("latency mem->mem of %s: read-modify-write of one address, chained through store-to-load forwarding", f.Name())
+	return latencyBench(f, "mem->mem", info, []string{line}, 1), nil
+}
+
+// storeReload: a register stored to memory and loaded back into the same
+// register; the value is the store-forwarding round trip.
+func storeReload(f *isa.Form, i, j int) (*Bench, error) {
+	a := newAllocator(f)
+	regs := make([]string, len(f.Operands))
+	r := a.take("gpr", 1)
+	if len(r) == 0 {
+		return nil, fmt.Errorf("form %q: out of registers", f.Name())
+	}
+	regs[i] = r[0]
+	if err := constants(f, a, regs); err != nil {
+		return nil, err
+	}
+	line, err := instance(f, regs, 0)
+	if err != nil {
+		return nil, err
+	}
+	reload := fmt.Sprintf("mov %s, [%s+%d]", isa.GPRName(r[0], f.Operands[i].Kind), memBase, slot(0, true, 8))
+	b := latencyBench(f, opName(i)+"->mem", fmt.Sprintf("store-to-load forwarding round trip of %s: store, then reload into the stored register", f.Name()),
+		[]string{line, reload}, 1)
+	b.Helper = reload + " (the reload is part of the round trip; nothing subtracted)"
+	return b, nil
+}
+
+// addressChain: a general-register destination feeds the address of the
+// next instance's memory source. A plain 64-bit load chases a pointer
+// (memory holds its own address); other forms zero the register with a
+// dependency-keeping `and r, 0` (latency 1, subtracted) and use it as index.
+func addressChain(f *isa.Form, i, j int) (*Bench, error) {
+	a := newAllocator(f)
+	regs := make([]string, len(f.Operands))
+	r := a.take("gpr", 1)
+	if len(r) == 0 {
+		return nil, fmt.Errorf("form %q: out of registers", f.Name())
+	}
+	A := r[0]
+	regs[j] = A
+	dk := f.Operands[j].Kind
+	pair := "mem->" + opName(j)
+	if f.Operands[i].Kind == isa.KindM { // lea: no memory access, the value stays in bounds
+		regs[i] = A
+		if err := constants(f, a, regs, i); err != nil {
+			return nil, err
+		}
+		line, err := instance(f, regs, 0)
+		if err != nil {
+			return nil, err
+		}
+		return latencyBench(f, pair, fmt.Sprintf("latency of %s from the index register to the destination", f.Name()), []string{line}, 1), nil
+	}
+	if f.Mnemonic == "mov" && dk == isa.KindR64 && f.Operands[i].Kind == isa.KindM64 && len(f.Operands) == 2 {
+		line := fmt.Sprintf("mov %s, qword ptr [%s]", A, A)
+		b := latencyBench(f, pair, fmt.Sprintf("load-to-use latency of %s: pointer chase through memory that holds its own address", f.Name()), []string{line}, 1)
+		b.Snippet.ScratchSelf = true
+		b.Snippet.DefRegs = nil
+		b.Snippet.LiveIns = []string{A}
+		return b, nil
+	}
+	regs[i] = A // the index
+	if err := constants(f, a, regs, i); err != nil {
+		return nil, err
+	}
+	line, err := instance(f, regs, 0)
+	if err != nil {
+		return nil, err
+	}
+	helper := fmt.Sprintf("and %s, 0", A)
+	b := latencyBench(f, pair, fmt.Sprintf("address latency of %s: the destination, zeroed by `%s`, is the index of the next load", f.Name(), helper),
+		[]string{line, helper}, 1)
+	b.Helper, b.HelperFixed = helper, 1
+	return b, nil
+}
+
+// Cross-class helpers: the instruction that moves a destination of class
+// `to` back into a source of class `from`, and the calibration key of the
+// round trip that gives its latency.
+type crossHelper struct {
+	key  string
+	back func(src, dst string) string // src register (class from), dst register (class to)
+}
+
+func crossHelperFor(f *isa.Form, from, to string) (crossHelper, bool) {
+	vex := f.Encoding != isa.Legacy
+	switch {
+	case from == "vec" && to == "gpr":
+		if vex {
+			return crossHelper{"vmovq-gpr-xmm", func(s, d string) string { return fmt.Sprintf("vmovq xmm%s, %s", s, d) }}, true
+		}
+		return crossHelper{"movq-gpr-xmm", func(s, d string) string { return fmt.Sprintf("movq xmm%s, %s", s, d) }}, true
+	case from == "gpr" && to == "vec":
+		if vex {
+			return crossHelper{"vmovq-gpr-xmm", func(s, d string) string { return fmt.Sprintf("vmovq %s, xmm%s", s, d) }}, true
+		}
+		return crossHelper{"movq-gpr-xmm", func(s, d string) string { return fmt.Sprintf("movq %s, xmm%s", s, d) }}, true
+	case from == "k" && to == "gpr":
+		return crossHelper{"kmovw-gpr-k", func(s, d string) string { return fmt.Sprintf("kmovw %s, %s", s, isa.GPRName(d, isa.KindR32)) }}, true
+	case from == "gpr" && to == "k":
+		return crossHelper{"kmovw-gpr-k", func(s, d string) string { return fmt.Sprintf("kmovw %s, %s", isa.GPRName(s, isa.KindR32), d) }}, true
+	case from == "mm" && to == "gpr":
+		return crossHelper{"movq-gpr-mm", func(s, d string) string { return fmt.Sprintf("movq %s, %s", s, d) }}, true
+	case from == "gpr" && to == "mm":
+		return crossHelper{"movq-gpr-mm", func(s, d string) string { return fmt.Sprintf("movq %s, %s", s, d) }}, true
+	}
+	return crossHelper{}, false
+}
+
+// crossChain: source and destination in different register classes; a
+// move back closes the chain.
+func crossChain(f *isa.Form, i, j int) (*Bench, error) {
+	sc, dc := class(f.Operands[i].Kind), class(f.Operands[j].Kind)
+	h, ok := crossHelperFor(f, sc, dc)
+	if !ok {
+		return nil, nil
+	}
+	a := newAllocator(f)
+	s := a.take(sc, 1)
+	d := a.take(dc, 1)
+	if len(s) == 0 || len(d) == 0 {
+		return nil, fmt.Errorf("form %q: out of registers", f.Name())
+	}
+	regs := make([]string, len(f.Operands))
+	regs[i], regs[j] = s[0], d[0]
+	if err := constants(f, a, regs); err != nil {
+		return nil, err
+	}
+	line, err := instance(f, regs, 0)
+	if err != nil {
+		return nil, err
+	}
+	back := h.back(s[0], d[0])
+	pair := opName(i) + "->" + opName(j)
+	b := latencyBench(f, pair, fmt.Sprintf("latency %s of %s, closed by `%s` (half of its measured round trip subtracted)", pair, f.Name(), back),
+		[]string{line, back}, 1)
+	b.Helper, b.HelperKey = back, h.key
+	return b, nil
+}
+
+// flagsChain: forms whose only output is the flags (cmp, test, bt, ...):
+// latency from a general-register source to the flags, closed by
+// `adc r, 0` (latency 1 from the carry flag, subtracted).
+func flagsChain(f *isa.Form) (*Bench, error) {
+	if f.FlagsWritten&isa.CF == 0 {
+		return nil, nil
+	}
+	for _, op := range f.Operands {
+		if writes(op) {
+			return nil, nil
+		}
+	}
+	for _, r := range f.ImplicitWrites {
+		if jit.GPR64(r) != "" {
+			return nil, nil
+		}
+	}
+	for i, op := range f.Operands {
+		if class(op.Kind) != "gpr" || !reads(op) {
+			continue
+		}
+		a := newAllocator(f)
+		A := a.take("gpr", 1)
+		if len(A) == 0 {
+			return nil, nil
+		}
+		regs := make([]string, len(f.Operands))
+		regs[i] = A[0]
+		if err := constants(f, a, regs); err != nil {
+			return nil, err
+		}
+		line, err := instance(f, regs, 0)
+		if err != nil {
+			return nil, err
+		}
+		helper := fmt.Sprintf("adc %s, 0", A[0])
+		pair := opName(i) + "->flags"
+		b := latencyBench(f, pair, fmt.Sprintf("latency of %s from operand %d to the flags, closed by `%s`", f.Name(), i, helper), []string{line, helper}, 1)
+		b.Helper, b.HelperFixed = helper, 1
+		return b, nil
+	}
+	return nil, nil
+}
+
+// implicitChain: an implicit general register both read and written (rax
+// of mul and div) chains the form to itself.
+func implicitChain(f *isa.Form) (*Bench, error) {
+	var rw string
+	for _, r := range f.ImplicitReads {
+		g := jit.GPR64(r)
+		if g == "" || g == "rsp" {
+			continue
+		}
+		for _, w := range f.ImplicitWrites {
+			if jit.GPR64(w) == g {
+				rw = g
+				break
+			}
+		}
+		if rw != "" {
+			break
+		}
+	}
+	if rw == "" || f.Has(isa.AttrString) {
+		return nil, nil
+	}
+	a := newAllocator(f)
+	regs := make([]string, len(f.Operands))
+	if err := constants(f, a, regs); err != nil {
+		return nil, err
+	}
+	line, err := instance(f, regs, 0)
+	if err != nil {
+		return nil, err
+	}
+	pair := rw + "->" + rw
+	info := fmt.Sprintf("latency of %s through its implicit %s (implicit operands: reads %s, writes %s)",
+		f.Name(), rw, strings.Join(f.ImplicitReads, ","), strings.Join(f.ImplicitWrites, ","))
+	return latencyBench(f, pair, info, []string{line}, 1), nil
+}
+
+// HelperBenches returns the round trips that calibrate the cross-class
+// helpers, keyed as Bench.HelperKey.
+func HelperBenches() map[string]*Bench {
+	mk := func(key, a, b, info string) *Bench {
+		s := newSnippet(&isa.Form{Mnemonic: key}, "helper", info, []string{a, b}, 1)
+		s.Name = "helper " + key
+		return &Bench{Kind: KindHelperRoundTrip, Operands: key, Snippet: s, Mode: "latency"}
+	}
+	return map[string]*Bench{
+		"movq-gpr-xmm":  mk("movq-gpr-xmm", "movq xmm0, rax", "movq rax, xmm0", "round trip movq xmm, r64 + movq r64, xmm"),
+		"vmovq-gpr-xmm": mk("vmovq-gpr-xmm", "vmovq xmm0, rax", "vmovq rax, xmm0", "round trip vmovq xmm, r64 + vmovq r64, xmm"),
+		"kmovw-gpr-k":   mk("kmovw-gpr-k", "kmovw k2, eax", "kmovw eax, k2", "round trip kmovw k, r32 + kmovw r32, k"),
+		"movq-gpr-mm":   mk("movq-gpr-mm", "movq mm0, rax", "movq rax, mm0", "round trip movq mm, r64 + movq r64, mm"),
+	}
+}
+
+// HelperFeatures is the CPUID feature each helper round trip needs.
+var HelperFeatures = map[string]string{"movq-gpr-xmm": "sse2", "vmovq-gpr-xmm": "avx", "kmovw-gpr-k": "avx512f", "movq-gpr-mm": "mmx"}

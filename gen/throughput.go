@@ -1,0 +1,156 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+
+	"portlab/isa"
+	"portlab/jit"
+)
+
+// poolSize is how many rotating destination registers a throughput stream
+// gets per class: enough independent chains that a destination that is also
+// read (latency L) limits throughput only below L/size per instruction.
+func poolSize(cls string, vecs int) int {
+	switch cls {
+	case "gpr":
+		return 8
+	case "vec":
+		if vecs == 32 {
+			return 24
+		}
+		return 12
+	case "k":
+		return 4
+	case "mm":
+		return 6
+	}
+	return 1
+}
+
+// stream is the register plan of independent instances of one form.
+type stream struct {
+	f       *isa.Form
+	base    []string   // constant registers of read-only operands
+	dsts    [][]string // rotating registers per written register operand (nil for others)
+	k       int        // instances per rotation
+	resets  []string   // dependency-breaking resets of implicit registers before each instance
+	slotOff int
+}
+
+func newStream(f *isa.Form, a *allocator, share float64) (*stream, error) {
+	st := &stream{f: f, base: make([]string, len(f.Operands)), dsts: make([][]string, len(f.Operands)), k: 8}
+	// Written register operands rotate; sized by class (share < 1 when a
+	// mix leaves room for a second form).
+	for i, op := range f.Operands {
+		c := class(op.Kind)
+		if !isReg(c) || !writes(op) {
+			continue
+		}
+		n := int(float64(poolSize(c, a.vecs)) * share)
+		if n < 2 {
+			n = 2
+		}
+		regs := a.take(c, n)
+		if len(regs) == 0 {
+			return nil, fmt.Errorf("form %q: out of %s registers", f.Name(), c)
+		}
+		st.dsts[i] = regs
+		if len(regs) < st.k || st.k == 8 {
+			st.k = len(regs)
+		}
+	}
+	if err := constants(f, a, st.base, indexesOf(st.dsts)...); err != nil {
+		return nil, err
+	}
+	// Implicit registers read and written (rax, rdx of mul/div) would chain
+	// every instance; reset them with dependency-breaking writes.
+	for _, r := range f.ImplicitReads {
+		g := jit.GPR64(r)
+		if g == "" || g == "rsp" || f.Has(isa.AttrString) {
+			continue
+		}
+		for _, w := range f.ImplicitWrites {
+			if jit.GPR64(w) != g {
+				continue
+			}
+			if g == "rdx" {
+				st.resets = appendOnce(st.resets, "xor edx, edx")
+			} else {
+				st.resets = appendOnce(st.resets, fmt.Sprintf("mov %s, 0x13", isa.GPRName(g, isa.KindR32)))
+			}
+		}
+	}
+	return st, nil
+}
+
+func appendOnce(xs []string, x string) []string {
+	for _, v := range xs {
+		if v == x {
+			return xs
+		}
+	}
+	return append(xs, x)
+}
+
+func indexesOf(d [][]string) []int {
+	var out []int
+	for i, r := range d {
+		if r != nil {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// line renders instance n of the stream.
+func (st *stream) line(n int) (string, error) {
+	r := append([]string(nil), st.base...)
+	for i, pool := range st.dsts {
+		if pool != nil {
+			r[i] = pool[n%len(pool)]
+		}
+	}
+	return instance(st.f, r, n+st.slotOff)
+}
+
+// Throughput returns the reciprocal-throughput benchmark of a form:
+// independent instances with rotating destination registers, read-only
+// operands in constant registers, memory operands cycling through 16 cache
+// lines, and dependency-breaking resets of implicit registers the form both
+// reads and writes.
+func Throughput(f *isa.Form) (*Bench, error) {
+	a := newAllocator(f)
+	st, err := newStream(f, a, 1)
+	if err != nil {
+		return nil, err
+	}
+	n := st.k
+	if n < 8 {
+		n = 8 * st.k // at least 8 instances per copy
+	}
+	if n > 24 {
+		n = 24
+	}
+	var lines []string
+	for k := 0; k < n; k++ {
+		lines = append(lines, st.resets...)
+		l, err := st.line(k)
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, l)
+	}
+	info := fmt.Sprintf("throughput of %s: %d independent instances per copy", f.Name(), n)
+	if st.k > 1 {
+		info += fmt.Sprintf(", destinations rotating over %d registers", st.k)
+	}
+	if len(st.resets) > 0 {
+		info += fmt.Sprintf(", each after `%s`", strings.Join(st.resets, "; "))
+	}
+	if f.FlagsRead != 0 && f.FlagsWritten != 0 {
+		info += "; the flags chain every instance to the previous one"
+	}
+	s := newSnippet(f, "throughput", info, lines, n)
+	return &Bench{Form: f, Kind: KindThroughput, Snippet: s, Mode: "inverse_throughput"}, nil
+}

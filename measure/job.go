@@ -1,0 +1,520 @@
+package measure
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"portlab/jit"
+	"portlab/perf"
+)
+
+// Bodies of the calibration chain and the canaries. The calibration chain
+// is `add r64, r64` (latency 1 on every x86 core); the latency canary is
+// `imul r64, r64` (latency 3 on every x86-64 core since Core 2 and K10); the
+// throughput canary is eight independent adds (ALU-port bound).
+const (
+	calibBody    = "add rax, rcx"
+	latCanary    = "imul rax, rcx"
+	tpCanaryBody = "add rbx, 1\nadd rsi, 1\nadd rdi, 1\nadd r9, 1\nadd r10, 1\nadd r11, 1\nadd r12, 1\nadd r13, 1"
+	calibCopies  = 128
+	latCopies    = 64
+	tpCopies     = 16 // 128 adds
+)
+
+// Shared functions at the start of every job: the calibration chain and the
+// canaries at two lengths each. Their loop-count groups are 0, 1, 2;
+// snippet k of a job uses group 3+k.
+const (
+	fCalibN = iota
+	fCalib2N
+	fLatN
+	fLat2N
+	fTpN
+	fTp2N
+	nShared
+)
+
+// sharedFrame is the frame of the calibration and canary functions: legacy
+// vector set-up after vzeroupper, loop counter in r15 (their bodies do not
+// touch it).
+func (e *Engine) sharedFrame() jit.Frame {
+	has := e.has()
+	return jit.Frame{LoopReg: "r15", HasAVX: has("avx"), MXCSR: true}
+}
+
+func (e *Engine) has() func(string) bool {
+	if e.Host.Has == nil {
+		return func(string) bool { return false }
+	}
+	return e.Host.Has
+}
+
+func (e *Engine) sharedUnits() []*jit.Unit {
+	f := e.sharedFrame()
+	mk := func(body string, copies int) *jit.Unit {
+		return &jit.Unit{Name: "portlab calibration", Source: jit.HarnessSource(f, body, false, copies)}
+	}
+	return []*jit.Unit{
+		mk(calibBody, calibCopies), mk(calibBody, 2*calibCopies),
+		mk(latCanary, latCopies), mk(latCanary, 2*latCopies),
+		mk(tpCanaryBody, tpCopies), mk(tpCanaryBody, 2*tpCopies),
+	}
+}
+
+// prepared is a snippet turned into assembler units.
+type prepared struct {
+	s      *Snippet
+	frame  jit.Frame
+	probe  *jit.Unit
+	units  []*jit.Unit // the snippet's harness functions
+	roles  []role
+	objs   []*jit.Object
+	pobj   *jit.Object
+	copies int
+	instrs int
+	err    error
+	init   jit.Init
+	region []jit.Region
+}
+
+type role struct {
+	name string // "snip-n", "snip-2n", "loop-n", "loop-2n"
+	mult uint64
+	loop bool // min mode's loop variant (its own count group)
+}
+
+func (e *Engine) frameFor(s *Snippet, loopReg string) jit.Frame {
+	has := e.has()
+	f := jit.Frame{LoopReg: loopReg, HasAVX: has("avx"), MXCSR: true}
+	w := jit.VectorWidth(s.Source)
+	if w == 64 && !has("avx512f") {
+		w = 32
+	}
+	if (w == 32 || w == 16) && !has("avx") {
+		w = 0
+	}
+	f.VecWidth = w
+	if has("avx512f") && w == 64 {
+		f.Masks = true
+		f.MasksQ = has("avx512bw")
+	}
+	return f
+}
+
+func (e *Engine) prepare(s *Snippet) *prepared {
+	p := &prepared{s: s}
+	loopReg := s.LoopReg
+	if loopReg == "" {
+		var err error
+		if loopReg, err = jit.PickLoopRegister(s.Source); err != nil {
+			p.err = fmt.Errorf("%s: %v", s.Name, err)
+			return p
+		}
+	}
+	p.frame = e.frameFor(s, loopReg)
+	lines := strings.Count(strings.TrimRight(s.Source, "\n"), "\n") + 1
+	p.probe = &jit.Unit{Name: s.Name, Source: jit.ProbeSource(s.Source), ATT: s.ATT,
+		LineOffset: s.LineOffset, Marks: jit.ProbeMarks(lines)}
+	return p
+}
+
+// addHarness sizes the bodies once the probe has assembled and adds the
+// snippet's harness functions.
+func (e *Engine) addHarness(p *prepared, probe *jit.Object, o Options) {
+	s := p.s
+	p.pobj = probe
+	p.instrs = s.Instructions
+	srcLines := strings.Split(strings.TrimRight(s.Source, "\n"), "\n")
+	if p.instrs == 0 {
+		marks := jit.ProbeMarks(len(srcLines))
+		for i := range srcLines {
+			if probe.Marks[marks[i+1]] > probe.Marks[marks[i]] && !isDirectiveLine(srcLines[i]) {
+				p.instrs++
+			}
+		}
+	}
+	if len(probe.Code) == 0 || p.instrs == 0 {
+		p.err = fmt.Errorf("%s: snippet assembles to no instructions", s.Name)
+		return
+	}
+	p.copies = (o.MinInstructions + p.instrs - 1) / p.instrs
+	marks := []string{"__portlab_body" + jit.UnitToken, "__portlab_bodyend" + jit.UnitToken}
+	add := func(name, src string, mult uint64, loop bool) {
+		p.units = append(p.units, &jit.Unit{Name: s.Name, Source: src, LineOffset: s.LineOffset, Marks: marks})
+		p.roles = append(p.roles, role{name: name, mult: mult, loop: loop})
+	}
+	switch o.Repetition {
+	case Loop, MiddleHalfLoop:
+		add("snip-n", jit.HarnessSource(p.frame, s.Source, s.ATT, 1), uint64(p.copies), false)
+		add("snip-2n", jit.HarnessSource(p.frame, s.Source, s.ATT, 1), uint64(2*p.copies), false)
+	default:
+		add("snip-n", jit.HarnessSource(p.frame, s.Source, s.ATT, p.copies), 1, false)
+		add("snip-2n", jit.HarnessSource(p.frame, s.Source, s.ATT, 2*p.copies), 1, false)
+		if o.Repetition == Min {
+			add("loop-n", jit.HarnessSource(p.frame, s.Source, s.ATT, 1), uint64(p.copies), true)
+			add("loop-2n", jit.HarnessSource(p.frame, s.Source, s.ATT, 1), uint64(2*p.copies), true)
+		}
+	}
+}
+
+var directiveLine = regexp.MustCompile(`^\s*(?:[A-Za-z_.$0-9]+:\s*)*\.`)
+
+func isDirectiveLine(l string) bool { return directiveLine.MatchString(l) }
+
+// MeasureAll measures snippets in order: it assembles them in two batched
+// assembler runs and times them in jobs of up to o.Group snippets. progress,
+// if non-nil, is called as snippets finish.
+func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int, m *Measurement)) []*Measurement {
+	o.defaults(e.Host.TSCHz)
+	preps := make([]*prepared, len(snips))
+	var probes []*jit.Unit
+	var probeOf []int
+	for i, s := range snips {
+		preps[i] = e.prepare(s)
+		if preps[i].err == nil {
+			probes = append(probes, preps[i].probe)
+			probeOf = append(probeOf, i)
+		}
+	}
+	objs, errs := e.Asm.Assemble(probes)
+	shared := e.sharedUnits()
+	units := append([]*jit.Unit(nil), shared...)
+	var owner []int
+	for k, i := range probeOf {
+		if errs[k] != nil {
+			preps[i].err = errs[k]
+			continue
+		}
+		e.addHarness(preps[i], objs[k], o)
+		if preps[i].err != nil {
+			continue
+		}
+		if err := e.setup(preps[i], o, &preps[i].init, &preps[i].region); err != nil {
+			preps[i].err = err
+			continue
+		}
+		for _, u := range preps[i].units {
+			units = append(units, u)
+			owner = append(owner, i)
+		}
+	}
+	uobjs, uerrs := e.Asm.Assemble(units)
+	for k := range shared {
+		if uerrs[k] != nil { // our own code: only a broken assembler gets here
+			for _, p := range preps {
+				if p.err == nil {
+					p.err = fmt.Errorf("assembling the calibration code: %v", uerrs[k])
+				}
+			}
+		}
+	}
+	sharedObjs := uobjs[:len(shared)]
+	for k, i := range owner {
+		u := k + len(shared)
+		if uerrs[u] != nil && preps[i].err == nil {
+			preps[i].err = uerrs[u]
+		}
+		preps[i].objs = append(preps[i].objs, uobjs[u])
+	}
+
+	out := make([]*Measurement, len(snips))
+	done := 0
+	finish := func(i int, m *Measurement) {
+		out[i] = m
+		done++
+		if progress != nil {
+			progress(done, m)
+		}
+	}
+	newM := func(p *prepared) *Measurement {
+		m := &Measurement{Snippet: p.s, Mode: o.Mode, Repetition: o.Repetition, Instructions: p.instrs,
+			Copies: p.copies, LoopRegister: p.frame.LoopReg}
+		if p.pobj != nil {
+			m.Code = p.pobj.Code
+		}
+		return m
+	}
+	var group []int
+	flush := func() {
+		if len(group) == 0 {
+			return
+		}
+		ms := make([]*Measurement, len(group))
+		ps := make([]*prepared, len(group))
+		for k, i := range group {
+			ps[k] = preps[i]
+			ms[k] = newM(preps[i])
+		}
+		e.runGroup(ps, ms, sharedObjs, o)
+		for k, i := range group {
+			finish(i, ms[k])
+		}
+		group = group[:0]
+	}
+	for i, p := range preps {
+		if p.err != nil {
+			flush()
+			m := newM(p)
+			m.Err = p.err
+			finish(i, m)
+			continue
+		}
+		alone := p.s.SnippetAddr != 0 || len(p.region) > 0
+		if len(group) > 0 && (alone || len(group) >= o.Group || preps[group[0]].init.ScratchSelf != p.init.ScratchSelf) {
+			flush()
+		}
+		group = append(group, i)
+		if alone {
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// Measure measures one snippet.
+func (e *Engine) Measure(s *Snippet, o Options) *Measurement {
+	return e.MeasureAll([]*Snippet{s}, o, nil)[0]
+}
+
+// jobLayout records where each snippet's functions sit in a job.
+type jobLayout struct {
+	job   *jit.Job
+	funcs [][]int // per snippet: function indices by role
+}
+
+func (e *Engine) buildJob(ps []*prepared, shared []*jit.Object, o Options) *jobLayout {
+	job := &jit.Job{Reps: o.Reps, Calls: o.Calls, TargetTicks: o.TargetTicks, Counters: true,
+		CacheCounters: o.CacheCounters, Scratch: 1 << 20, CodeAddr: ps[0].s.SnippetAddr}
+	job.Init = ps[0].init
+	job.Regions = ps[0].region
+	addFunc := func(obj *jit.Object, group int, mult uint64, init int) int {
+		for len(job.Code)%64 != 0 {
+			job.Code = append(job.Code, 0xcc)
+		}
+		job.Funcs = append(job.Funcs, jit.Func{Offset: len(job.Code), Group: group, Mult: mult, Init: init})
+		job.Code = append(job.Code, obj.Code...)
+		return len(job.Funcs) - 1
+	}
+	for k, obj := range shared {
+		addFunc(obj, k/2, 1, 0)
+	}
+	l := &jobLayout{job: job}
+	for k, p := range ps {
+		job.Inits = append(job.Inits, p.init)
+		var idx []int
+		for r, obj := range p.objs {
+			g := 3 + k
+			if p.roles[r].loop {
+				g = 3 + len(ps) + k
+			}
+			idx = append(idx, addFunc(obj, g, p.roles[r].mult, k+1))
+		}
+		l.funcs = append(l.funcs, idx)
+	}
+	// Calibration before and after the measured functions, so drift within a
+	// repetition shows up as disagreement between the two.
+	job.Schedule = []int{fCalibN, fCalib2N}
+	for _, idx := range l.funcs {
+		job.Schedule = append(job.Schedule, idx...)
+	}
+	job.Schedule = append(job.Schedule, fLatN, fLat2N, fTpN, fTp2N, fCalibN, fCalib2N)
+	return l
+}
+
+// runGroup times a group of snippets in one job. A crash is pinned on the
+// snippet whose code faulted, and the others are timed again without it; a
+// hang that cannot be pinned makes every snippet run alone.
+func (e *Engine) runGroup(ps []*prepared, ms []*Measurement, shared []*jit.Object, o Options) {
+	l := e.buildJob(ps, shared, o)
+	reps := make([][]perf.Rep, len(ps))
+	var clock perf.Clock
+	for attempt := 0; attempt <= o.MaxRetries; attempt++ {
+		res, err := e.Runner.Run(l.job)
+		if err != nil {
+			ce, ok := jit.AsCrash(err, l.job)
+			if !ok {
+				for _, m := range ms {
+					m.Err = err
+				}
+				return
+			}
+			culprit := e.culprit(l, ce)
+			if len(ps) == 1 {
+				ce.Where = locate(ps[0], l, 0, ce)
+				ms[0].Err = ce
+				return
+			}
+			if culprit < 0 {
+				for k := range ps {
+					e.runGroup(ps[k:k+1], ms[k:k+1], shared, o)
+				}
+				return
+			}
+			ce.Where = locate(ps[culprit], l, culprit, ce)
+			ms[culprit].Err = ce
+			var rp []*prepared
+			var rm []*Measurement
+			for k := range ps {
+				if k != culprit {
+					rp, rm = append(rp, ps[k]), append(rm, ms[k])
+				}
+			}
+			e.runGroup(rp, rm, shared, o)
+			return
+		}
+		var c perf.Clock
+		clean := len(res.Ticks)
+		for k, p := range ps {
+			var r []perf.Rep
+			r, c = interpret(p, l, k, res, o)
+			reps[k] = append(reps[k], r...)
+			if n := perf.CountClean(reps[k]); n < clean {
+				clean = n
+			}
+		}
+		clock = c
+		if clean >= (o.Reps+1)/2 {
+			break
+		}
+	}
+	for k, p := range ps {
+		m := ms[k]
+		m.Clock = clock
+		sum := perf.Summarize(reps[k])
+		m.PerSnippet = sum.Value
+		m.PerInstr = sum.Value.Scale(1 / float64(p.instrs))
+		m.Canaries = sum.Canaries
+		m.Reps, m.Clean = sum.Reps, sum.Clean
+		m.Clock.CyclesPerTick = sum.CyclesPerTick
+		m.Warnings = append(m.Warnings, sum.Warnings...)
+	}
+}
+
+// culprit returns the snippet whose function holds the crash, or -1.
+func (e *Engine) culprit(l *jobLayout, ce *jit.CrashError) int {
+	if ce.Offset < 0 {
+		return -1
+	}
+	fn := -1
+	for k, f := range l.job.Funcs {
+		if f.Offset <= ce.Offset {
+			fn = k
+		}
+	}
+	for s, idx := range l.funcs {
+		for _, f := range idx {
+			if f == fn {
+				return s
+			}
+		}
+	}
+	return -1
+}
+
+// interpret turns one job's raw ticks into per-repetition values of
+// snippet k.
+func interpret(p *prepared, l *jobLayout, k int, res *jit.Result, o Options) ([]perf.Rep, perf.Clock) {
+	job := l.job
+	first, last := map[int]int{}, map[int]int{}
+	for pos, f := range job.Schedule {
+		if _, ok := first[f]; !ok {
+			first[f] = pos
+		}
+		last[f] = pos
+	}
+	count := func(f int) float64 {
+		fn := job.Funcs[f]
+		return float64(res.Counts[fn.Group] * fn.Mult)
+	}
+	clock := perf.Clock{Source: perf.CalibratedTSC, HardwareErr: res.CounterErr}
+	useHW := res.Cycles != nil
+	if useHW {
+		clock.Source = perf.HardwareCycles
+	}
+	fs := l.funcs[k] // snip-n, snip-2n[, loop-n, loop-2n]
+	var reps []perf.Rep
+	for r := range res.Ticks {
+		t := res.Ticks[r]
+		at := func(f int) float64 { return float64(t[first[f]]) }
+		atLast := func(f int) float64 { return float64(t[last[f]]) }
+		per1 := (at(fCalib2N) - at(fCalibN)) / (count(fCalibN) * calibCopies)
+		per2 := (atLast(fCalib2N) - atLast(fCalibN)) / (count(fCalibN) * calibCopies)
+		rep := perf.Rep{TicksPerCycle: (per1 + per2) / 2, CalibrationDrift: relDiff(per1, per2)}
+		// cycles converts a tick difference over count(f)*copies snippet
+		// iterations into cycles per iteration.
+		cycles := func(ticks float64, f int, copies float64) float64 {
+			return ticks / (count(f) * copies) / rep.TicksPerCycle
+		}
+		val := func(f int) float64 { return at(f) }
+		if useHW {
+			cy := res.Cycles[r]
+			val = func(f int) float64 { return float64(cy[first[f]]) }
+			cycles = func(c float64, f int, copies float64) float64 { return c / (count(f) * copies) }
+		}
+		rep.LatCanary = cycles(val(fLat2N)-val(fLatN), fLatN, latCopies)
+		rep.TpCanary = cycles(val(fTp2N)-val(fTpN), fTpN, tpCopies*8)
+		switch o.Repetition {
+		case MiddleHalfDuplicate:
+			rep.Value = cycles(val(fs[1])-val(fs[0]), fs[0], float64(p.copies))
+		case MiddleHalfLoop:
+			rep.Value = cycles(val(fs[1])-val(fs[0]), fs[0], 1)
+		case Duplicate:
+			rep.Value = cycles(val(fs[0]), fs[0], float64(p.copies))
+		case Loop:
+			rep.Value = cycles(val(fs[0]), fs[0], 1)
+		case Min:
+			rep.Value = min(cycles(val(fs[0]), fs[0], float64(p.copies)), cycles(val(fs[2]), fs[2], 1))
+		}
+		if res.ContextSwitches != nil {
+			rep.ContextSwitches, rep.Migrations, rep.HaveSoftware = res.ContextSwitches[r], res.Migrations[r], true
+		}
+		reps = append(reps, rep)
+	}
+	perf.MarkDisturbed(reps)
+	return reps, clock
+}
+
+func relDiff(a, b float64) float64 {
+	if a+b == 0 {
+		return 0
+	}
+	d := (a - b) / ((a + b) / 2)
+	if d < 0 {
+		d = -d
+	}
+	return d
+}
+
+// locate names the source line a crash happened at, when the PC is inside a
+// copy of snippet k's body.
+func locate(p *prepared, l *jobLayout, k int, ce *jit.CrashError) string {
+	probe := p.pobj
+	if ce.Offset < 0 || probe == nil || len(probe.Code) == 0 {
+		return ""
+	}
+	for r, fi := range l.funcs[k] {
+		f := l.job.Funcs[fi]
+		obj := p.objs[r]
+		if ce.Offset < f.Offset || ce.Offset >= f.Offset+len(obj.Code) {
+			continue
+		}
+		bs, ok1 := obj.Marks["__portlab_body"+jit.UnitToken]
+		be, ok2 := obj.Marks["__portlab_bodyend"+jit.UnitToken]
+		off := ce.Offset - f.Offset
+		if !ok1 || !ok2 || off < bs || off >= be {
+			return "harness code of " + p.s.Name
+		}
+		within := (off - bs) % len(probe.Code)
+		lines := strings.Split(strings.TrimRight(p.s.Source, "\n"), "\n")
+		marks := jit.ProbeMarks(len(lines))
+		for i := range lines {
+			if o, ok := probe.Marks[marks[i]]; ok && o <= within && probe.Marks[marks[i+1]] > within {
+				return fmt.Sprintf("%s:%d: %s", p.s.Name, i+1+p.s.LineOffset, strings.TrimSpace(lines[i]))
+			}
+		}
+		return p.s.Name
+	}
+	return ""
+}

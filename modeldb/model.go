@@ -1,0 +1,224 @@
+// Package modeldb owns portlab's machine model: the file format (an
+// OSACA-compatible YAML superset a person can read and correct), validation,
+// the embedded default models, importers (OSACA YAML, llvm-mca, llvm-exegesis
+// results), building a model from measurements with port-mapping inference,
+// and diffs between models. It does not simulate (package analysis does).
+package modeldb
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/twmb/murmur3"
+)
+
+// Model is a machine model: the core's widths and buffers, its ports, and
+// per instruction form the uops, latencies, reciprocal throughput and port
+// pressure.
+type Model struct {
+	// Name is a human name ("Zen 4 (measured on KVM guest)").
+	Name string `yaml:"name"`
+	// MicroArchitecture and ArchCode follow OSACA ("AMD Zen4", "ZEN4").
+	MicroArchitecture string `yaml:"micro_architecture"`
+	ArchCode          string `yaml:"arch_code,omitempty"`
+	ISA               string `yaml:"isa"`                // "x86"
+	LLVMCPU           string `yaml:"llvm_cpu,omitempty"` // LLVM -mcpu name ("znver4")
+
+	DispatchWidth int `yaml:"dispatched_uops_per_cycle"`
+	IssueWidth    int `yaml:"issue_width,omitempty"`
+	RetireWidth   int `yaml:"retired_uops_per_cycle,omitempty"`
+	ROBSize       int `yaml:"ROB_size,omitempty"`
+	// SchedulerSize is the total scheduler entries; Schedulers optionally
+	// splits them per port group ("ALU": 96, "FP": 64).
+	SchedulerSize int            `yaml:"scheduler_size,omitempty"`
+	Schedulers    map[string]int `yaml:"schedulers,omitempty"`
+	LoadQueue     int            `yaml:"load_queue_size,omitempty"`
+	StoreQueue    int            `yaml:"store_queue_size,omitempty"`
+	// RegisterFiles are physical register file sizes by class ("gpr": 224, "vec": 192).
+	RegisterFiles map[string]int `yaml:"register_files,omitempty"`
+
+	// LoadLatency is the load-to-use latency by destination register class
+	// (gpr, mm, xmm, ymm, zmm), as in OSACA.
+	LoadLatency map[string]float64 `yaml:"load_latency,omitempty"`
+	// LoadPorts / StorePorts are the port pressure of a plain load and a
+	// plain store (the AGU and data ports), added to forms with a memory operand.
+	LoadPorts                 PortPressure `yaml:"load_throughput_default,omitempty"`
+	StorePorts                PortPressure `yaml:"store_throughput_default,omitempty"`
+	StoreToLoadForwardLatency float64      `yaml:"store_to_load_forward_latency,omitempty"`
+
+	Ports           []string `yaml:"ports"`
+	PortModelScheme string   `yaml:"port_model_scheme,omitempty"`
+
+	// Provenance of the model as a whole; entries may carry their own.
+	Provenance *Provenance `yaml:"provenance,omitempty"`
+
+	Forms []*Entry `yaml:"instruction_forms"`
+
+	// HiddenLoads, LoadThroughput and StoreThroughput are OSACA's: whether
+	// loads are hidden behind other uops, and the port pressure of a load
+	// (store) by destination (source) register class, which OSACA adds to a
+	// register form to make a missing memory form.
+	HiddenLoads     bool         `yaml:"hidden_loads,omitempty"`
+	LoadThroughput  []MemoryRule `yaml:"load_throughput,omitempty"`
+	StoreThroughput []MemoryRule `yaml:"store_throughput,omitempty"`
+	// Extra keeps top-level keys portlab does not interpret (osaca_version,
+	// ...) so that a file read and written again keeps them.
+	Extra map[string]any `yaml:"-"`
+
+	index map[uint64]*Entry // by Key(form name)
+}
+
+// Entry is one instruction form's timing.
+type Entry struct {
+	// Form is the canonical portlab form name ("vfmadd231pd ymm, ymm, ymm").
+	Form string `yaml:"form"`
+	// Class is the scheduling class this form shares with others (an LLVM
+	// sched class name, or portlab's own grouping); forms of a class are
+	// expected to behave identically.
+	Class string `yaml:"class,omitempty"`
+
+	Uops float64 `yaml:"uops"`
+	// Latency is the largest latency over operand pairs; Latencies lists
+	// them per pair when known.
+	Latency   float64          `yaml:"latency"`
+	Latencies []OperandLatency `yaml:"latencies,omitempty"`
+	// Throughput is the reciprocal throughput in cycles per instruction.
+	Throughput   float64      `yaml:"throughput"`
+	PortPressure PortPressure `yaml:"port_pressure"`
+	Flags        []string     `yaml:"flags,omitempty"`
+
+	Provenance *Provenance `yaml:"provenance,omitempty"`
+
+	// OSACA is the entry's OSACA name and operands as read from a file,
+	// kept for forms the catalog lacks (lenient loads) so they are written
+	// back unchanged; for catalog forms they are derived from the form.
+	OSACA *OSACAForm `yaml:"-"`
+}
+
+// OperandLatency is the latency from a source operand to a destination
+// operand. Operands are named by their index in Intel order ("1", "2"), or
+// as "flags", "mem" (address), or an implicit register ("rax").
+type OperandLatency struct {
+	From   string  `yaml:"from"`
+	To     string  `yaml:"to"`
+	Cycles float64 `yaml:"cycles"`
+}
+
+// Entry flags.
+const (
+	FlagZeroIdiom      = "zero-idiom"
+	FlagOnesIdiom      = "ones-idiom"
+	FlagDepBreaking    = "dependency-breaking"
+	FlagMoveEliminated = "move-eliminated"
+	FlagSerializing    = "serializing"
+	FlagMayLoad        = "may-load"
+	FlagMayStore       = "may-store"
+)
+
+// HasFlag reports whether the entry carries flag f.
+func (e *Entry) HasFlag(f string) bool {
+	for _, x := range e.Flags {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+// PortUse is `cycles` of occupancy spread over any of Ports (a port group).
+type PortUse struct {
+	Cycles float64
+	Ports  []string
+}
+
+// PortPressure is a list of port uses, written in YAML as OSACA does:
+// [[cycles, '015'], [cycles, ['1D', '3D']]].
+type PortPressure []PortUse
+
+// Provenance says where a value came from.
+type Provenance struct {
+	Source string `yaml:"source"`         // "measured", "imported", "inferred"
+	From   string `yaml:"from,omitempty"` // "osaca:zen4.yml", "llvm-mca 14 -mcpu=znver3", result file
+	Host   string `yaml:"host,omitempty"` // CPU signature where measured
+	Date   string `yaml:"date,omitempty"`
+	// Confidence is "high" or "low" (a port fit that left a large error).
+	Confidence string  `yaml:"confidence,omitempty"`
+	FitError   float64 `yaml:"fit_error,omitempty"` // relative error of the port fit
+	Note       string  `yaml:"note,omitempty"`      // e.g. what a correction replaced
+}
+
+// Provenance sources.
+const (
+	SourceMeasured = "measured"
+	SourceImported = "imported"
+	SourceInferred = "inferred"
+)
+
+// Key is the murmur3 hash of a canonical form name, the key forms are
+// stored under.
+func Key(form string) uint64 {
+	return murmur3.Sum64([]byte(form))
+}
+
+// Lookup returns the entry for a canonical form name.
+func (m *Model) Lookup(form string) (*Entry, bool) {
+	if m.index == nil {
+		m.Reindex()
+	}
+	e, ok := m.index[Key(form)]
+	if ok && e.Form != form { // a hash collision: never silently wrong
+		for _, x := range m.Forms {
+			if x.Form == form {
+				return x, true
+			}
+		}
+		return nil, false
+	}
+	return e, ok
+}
+
+// Reindex rebuilds the lookup index after Forms changed.
+func (m *Model) Reindex() {
+	m.index = make(map[uint64]*Entry, len(m.Forms))
+	for _, e := range m.Forms {
+		m.index[Key(e.Form)] = e
+	}
+}
+
+// Put adds or replaces an entry.
+func (m *Model) Put(e *Entry) {
+	if m.index == nil {
+		m.Reindex()
+	}
+	if old, ok := m.index[Key(e.Form)]; ok && old.Form == e.Form {
+		*old = *e
+		return
+	}
+	m.Forms = append(m.Forms, e)
+	m.index[Key(e.Form)] = e
+}
+
+// SortForms orders entries by form name (files diff cleanly).
+func (m *Model) SortForms() {
+	sort.Slice(m.Forms, func(i, j int) bool { return m.Forms[i].Form < m.Forms[j].Form })
+}
+
+// HasPort reports whether p is one of the model's ports.
+func (m *Model) HasPort(p string) bool {
+	for _, x := range m.Ports {
+		if x == p {
+			return true
+		}
+	}
+	return false
+}
+
+// String renders port pressure compactly: "1*p01+2*p5".
+func (pp PortPressure) String() string {
+	var parts []string
+	for _, u := range pp {
+		parts = append(parts, fmt.Sprintf("%g*p%s", u.Cycles, strings.Join(u.Ports, "")))
+	}
+	return strings.Join(parts, "+")
+}

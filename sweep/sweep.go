@@ -1,0 +1,498 @@
+// Package sweep owns host sweeps: it selects instruction forms, has package
+// gen turn them into benchmarks, measures them with package measure in
+// batches (one assembler run per batch, one worker), derives per-form
+// properties (idioms, move elimination) and helper subtractions, and appends
+// the results to a file that an interrupted sweep resumes from. It also
+// splits sweeps into shards and merges shard files.
+package sweep
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"portlab/gen"
+	"portlab/isa"
+	"portlab/measure"
+	"portlab/results"
+)
+
+// Options control a sweep.
+type Options struct {
+	Forms      []*isa.Form
+	Latency    bool
+	Throughput bool
+	Ports      bool
+	// Probes are the forms ports mode mixes every form with (default
+	// DefaultProbes, those the host runs).
+	Probes []string
+	// Out is the results file: appended to batch by batch; with Resume,
+	// benchmarks already in it are skipped. "" keeps results in memory only.
+	Out    string
+	Resume bool
+	// Shard i of n (0-based): the sweep measures only the forms of its shard.
+	Shard, Shards int
+	Measure       measure.Options
+	// BatchForms is how many forms are assembled and measured per batch.
+	BatchForms int
+	// Progress is called after every batch.
+	Progress func(done, total int, current string)
+	// Host identifies the machine in results.
+	CPUName, HostSig string
+	Has              func(feature string) bool
+}
+
+// Summary reports what a sweep did.
+type Summary struct {
+	Forms        int // forms in this shard
+	Benchmarks   int // benchmarks measured now
+	Skipped      int // already in the results file (resume)
+	Errors       int // benchmarks that failed to measure
+	Unmeasurable int // forms recorded with a reason instead of measured
+	ErrorForms   []string
+	Elapsed      time.Duration
+	Results      []*results.Benchmark // everything written by this run
+}
+
+// DefaultProbes are forms of well-known ports used in port-conflict mixes.
+var DefaultProbes = []string{
+	"add r64, r64", "imul r64, r64", "shl r64, imm8", "lea r64, m",
+	"mov r64, m64", "mov m64, r64",
+	"vaddpd ymm, ymm, ymm", "vmulpd ymm, ymm, ymm", "vpaddd ymm, ymm, ymm", "vpshufb ymm, ymm, ymm",
+	"vpermd ymm, ymm, ymm", "vdivpd ymm, ymm, ymm",
+}
+
+// Select returns the forms matching globs (all forms when none), keeping
+// those the host can run when has is non-nil, sorted by name.
+func Select(globs []string, has func(string) bool) ([]*isa.Form, error) {
+	var forms []*isa.Form
+	seen := map[string]bool{}
+	if len(globs) == 0 {
+		globs = []string{"*"}
+	}
+	for _, g := range globs {
+		fs, err := isa.Match(g)
+		if err != nil {
+			return nil, err
+		}
+		if len(fs) == 0 {
+			return nil, fmt.Errorf("no form matches %q", g)
+		}
+		for _, f := range fs {
+			if seen[f.Name()] || (has != nil && !f.Supported(has)) {
+				continue
+			}
+			seen[f.Name()] = true
+			forms = append(forms, f)
+		}
+	}
+	sort.Slice(forms, func(i, j int) bool { return forms[i].Name() < forms[j].Name() })
+	return forms, nil
+}
+
+// benchID is the content key of a generated benchmark: its form, kind,
+// operand pair and source.
+func benchID(b *gen.Bench) string {
+	return measure.ContentID(b.Kind+"|"+b.Operands+"|"+formName(b), b.Snippet.Source, nil)
+}
+
+func formName(b *gen.Bench) string {
+	if b.Form == nil {
+		return ""
+	}
+	return b.Form.Name()
+}
+
+// Run sweeps the forms.
+func Run(eng *measure.Engine, o Options) (*Summary, error) {
+	start := time.Now()
+	if o.BatchForms <= 0 {
+		o.BatchForms = 32
+	}
+	if o.Measure.Group == 0 {
+		o.Measure.Group = 8
+	}
+	forms := o.Forms
+	if o.Shards > 1 {
+		forms = ShardForms(forms, o.Shard, o.Shards)
+	}
+	sum := &Summary{Forms: len(forms)}
+	done := map[string]bool{}
+	var prior []*results.Benchmark
+	if o.Out != "" {
+		if o.Resume {
+			var err error
+			prior, err = loadForResume(o.Out)
+			if err != nil {
+				return nil, err
+			}
+			for _, b := range prior {
+				if b.Portlab != nil && b.Portlab.ID != "" {
+					done[b.Portlab.ID] = true
+				}
+			}
+		} else if _, err := os.Stat(o.Out); err == nil {
+			return nil, fmt.Errorf("%s exists: use --resume to continue that sweep, or another -o", o.Out)
+		}
+	}
+	w := &appender{path: o.Out}
+
+	// Helper round trips first: latency chains across register classes
+	// subtract half of them.
+	helpers, err := measureHelpers(eng, o, prior, w, sum)
+	if err != nil {
+		return nil, err
+	}
+	tp := map[string]float64{} // measured throughput by form, for ports mode
+	for _, b := range prior {
+		if b.Portlab != nil && b.Portlab.Kind == gen.KindThroughput && b.Error == "" {
+			tp[b.Portlab.Form] = b.Portlab.Median
+		}
+	}
+
+	total := len(forms)
+	for lo := 0; lo < len(forms); lo += o.BatchForms {
+		hi := min(lo+o.BatchForms, len(forms))
+		var batch []*gen.Bench
+		var out []*results.Benchmark
+		for _, f := range forms[lo:hi] {
+			if why := gen.Unmeasurable(f); why != "" {
+				id := measure.ContentID("unmeasurable|"+f.Name(), "", nil)
+				if done[id] {
+					sum.Skipped++
+					continue
+				}
+				out = append(out, unmeasurable(f, why, id, o))
+				sum.Unmeasurable++
+				continue
+			}
+			bs, err := gen.Generate(f)
+			if err != nil {
+				out = append(out, genError(f, err, o))
+				sum.Errors++
+				sum.ErrorForms = append(sum.ErrorForms, f.Name())
+				continue
+			}
+			for _, b := range bs {
+				if (b.Kind == gen.KindLatency || b.Kind == gen.KindIdiomLatency || b.Kind == gen.KindMoveLatency) && !o.Latency {
+					continue
+				}
+				if (b.Kind == gen.KindThroughput || b.Kind == gen.KindIdiomTP) && !o.Throughput {
+					continue
+				}
+				if done[benchID(b)] {
+					sum.Skipped++
+					continue
+				}
+				batch = append(batch, b)
+			}
+		}
+		res := measureBenches(eng, o, batch, helpers)
+		for _, r := range res {
+			if r.Error != "" {
+				sum.Errors++
+				sum.ErrorForms = append(sum.ErrorForms, r.Portlab.Form)
+			}
+			if r.Portlab.Kind == gen.KindThroughput && r.Error == "" {
+				tp[r.Portlab.Form] = r.Portlab.Median
+			}
+		}
+		annotateProperties(append(prior, res...), res)
+		out = append(out, res...)
+		sum.Benchmarks += len(res)
+		if err := w.append(out); err != nil {
+			return nil, err
+		}
+		sum.Results = append(sum.Results, out...)
+		if o.Progress != nil {
+			o.Progress(hi, total, forms[hi-1].Name())
+		}
+	}
+	if o.Ports {
+		if err := runPorts(eng, o, forms, tp, done, w, sum); err != nil {
+			return nil, err
+		}
+	}
+	sum.Elapsed = time.Since(start)
+	return sum, nil
+}
+
+// ShardForms returns shard i of n: forms are dealt out in name order, so the
+// same form lands in the same shard on every host, and neighbouring (similar
+// cost) forms spread evenly over the shards.
+func ShardForms(forms []*isa.Form, i, n int) []*isa.Form {
+	sorted := append([]*isa.Form(nil), forms...)
+	sort.Slice(sorted, func(a, b int) bool { return sorted[a].Name() < sorted[b].Name() })
+	var out []*isa.Form
+	for k, f := range sorted {
+		if k%n == i {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func baseResult(o Options, f *isa.Form, kind string) *results.Benchmark {
+	name := ""
+	if f != nil {
+		name = f.Name()
+	}
+	return &results.Benchmark{
+		Mode:       "latency",
+		Key:        results.Key{Instructions: []string{}, RegisterInitialValues: []string{}},
+		CPUName:    o.CPUName,
+		LLVMTriple: "x86_64-unknown-linux-gnu",
+		Portlab:    &results.Extra{Form: name, Kind: kind, Host: o.HostSig, Date: time.Now().UTC().Format(time.RFC3339)},
+	}
+}
+
+func unmeasurable(f *isa.Form, why, id string, o Options) *results.Benchmark {
+	b := baseResult(o, f, "unmeasurable")
+	b.Portlab.ID = id
+	b.Portlab.Unmeasurable = why
+	b.Info = fmt.Sprintf("%s not measured: %s", f.Name(), why)
+	return b
+}
+
+func genError(f *isa.Form, err error, o Options) *results.Benchmark {
+	b := baseResult(o, f, "error")
+	b.Error = err.Error()
+	return b
+}
+
+// measureBenches measures generated benchmarks and converts them to results,
+// subtracting helper latencies.
+func measureBenches(eng *measure.Engine, o Options, benches []*gen.Bench, helpers map[string]float64) []*results.Benchmark {
+	if len(benches) == 0 {
+		return nil
+	}
+	snips := make([]*measure.Snippet, len(benches))
+	for i, b := range benches {
+		snips[i] = b.Snippet
+	}
+	var out []*results.Benchmark
+	// One MeasureAll per mode (options differ).
+	byMode := map[string][]int{}
+	for i, b := range benches {
+		byMode[b.Mode] = append(byMode[b.Mode], i)
+	}
+	ms := make([]*measure.Measurement, len(benches))
+	for _, mode := range []string{"latency", "inverse_throughput"} {
+		idx := byMode[mode]
+		if len(idx) == 0 {
+			continue
+		}
+		sub := make([]*measure.Snippet, len(idx))
+		for k, i := range idx {
+			sub[k] = snips[i]
+		}
+		mo := o.Measure
+		mo.Mode = mode
+		for k, m := range eng.MeasureAll(sub, mo, nil) {
+			ms[idx[k]] = m
+		}
+	}
+	for i, b := range benches {
+		out = append(out, toResult(b, ms[i], o, helpers))
+	}
+	return out
+}
+
+func toResult(b *gen.Bench, m *measure.Measurement, o Options, helpers map[string]float64) *results.Benchmark {
+	r := m.Benchmark(o.CPUName, o.HostSig)
+	x := r.Portlab
+	x.ID = benchID(b)
+	x.Form = formName(b)
+	x.Kind = b.Kind
+	x.Operands = b.Operands
+	x.Mix = b.Mix
+	r.Info = b.Snippet.Info
+	if m.Err != nil || b.Helper == "" {
+		return r
+	}
+	sub := b.HelperFixed
+	x.Helper = b.Helper
+	if b.HelperKey != "" {
+		rt, ok := helpers[b.HelperKey]
+		if !ok {
+			r.Error = fmt.Sprintf("helper %q was not calibrated", b.HelperKey)
+			r.Measurements = nil
+			return r
+		}
+		sub = rt / 2
+		x.Helper += fmt.Sprintf(" (assumed %.3f cycles: half the measured round trip %s)", sub, b.HelperKey)
+	}
+	x.Subtracted = round(sub)
+	for k := range r.Measurements {
+		r.Measurements[k].Value = round(r.Measurements[k].Value - sub)
+		r.Measurements[k].PerSnippetValue = round(r.Measurements[k].PerSnippetValue - sub)
+	}
+	x.Median, x.Min, x.Max = round(x.Median-sub), round(x.Min-sub), round(x.Max-sub)
+	return r
+}
+
+func round(v float64) float64 { return math.Round(v*1e5) / 1e5 }
+
+// measureHelpers measures the cross-class helper round trips the host can
+// run (or takes them from a resumed file).
+func measureHelpers(eng *measure.Engine, o Options, prior []*results.Benchmark, w *appender, sum *Summary) (map[string]float64, error) {
+	out := map[string]float64{}
+	if !o.Latency {
+		return out, nil
+	}
+	for _, b := range prior {
+		if b.Portlab != nil && b.Portlab.Kind == gen.KindHelperRoundTrip && b.Error == "" {
+			out[b.Portlab.Operands] = b.Portlab.Median
+		}
+	}
+	var todo []*gen.Bench
+	hb := gen.HelperBenches()
+	keys := make([]string, 0, len(hb))
+	for k := range hb {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if _, ok := out[k]; ok {
+			continue
+		}
+		if o.Has != nil && !o.Has(gen.HelperFeatures[k]) {
+			continue
+		}
+		todo = append(todo, hb[k])
+	}
+	res := measureBenches(eng, o, todo, nil)
+	for _, r := range res {
+		if r.Error == "" {
+			out[r.Portlab.Operands] = r.Portlab.Median
+		}
+	}
+	if err := w.append(res); err != nil {
+		return nil, err
+	}
+	sum.Results = append(sum.Results, res...)
+	return out, nil
+}
+
+// annotateProperties derives idiom and move-elimination properties from the
+// idiom benchmarks of the forms in res and records them on every result of
+// those forms.
+func annotateProperties(all, res []*results.Benchmark) {
+	type info struct{ tp, idiomLat, idiomTP, moveLat float64 }
+	forms := map[string]*info{}
+	get := func(f string) *info {
+		if forms[f] == nil {
+			forms[f] = &info{tp: -1, idiomLat: -1, idiomTP: -1, moveLat: -1}
+		}
+		return forms[f]
+	}
+	for _, b := range all {
+		if b.Portlab == nil || b.Error != "" || len(b.Measurements) == 0 {
+			continue
+		}
+		in := get(b.Portlab.Form)
+		switch b.Portlab.Kind {
+		case gen.KindThroughput:
+			in.tp = b.Portlab.Median
+		case gen.KindIdiomLatency:
+			in.idiomLat = b.Portlab.Median
+		case gen.KindIdiomTP:
+			in.idiomTP = b.Portlab.Median
+		case gen.KindMoveLatency:
+			in.moveLat = b.Portlab.Median
+		}
+	}
+	for _, b := range res {
+		if b.Portlab == nil {
+			continue
+		}
+		in := forms[b.Portlab.Form]
+		if in == nil {
+			continue
+		}
+		f, _ := isa.Lookup(b.Portlab.Form)
+		var props []string
+		if in.idiomLat >= 0 && in.idiomLat < 0.5 {
+			props = append(props, "dependency-breaking")
+			if in.tp > 0 && in.idiomTP >= 0 && in.idiomTP < 0.9*in.tp {
+				if f != nil && strings.HasPrefix(strings.TrimPrefix(f.Mnemonic, "v"), "pcmpeq") {
+					props = append(props, "ones-idiom")
+				} else {
+					props = append(props, "zero-idiom")
+				}
+			}
+		}
+		if in.moveLat >= 0 && in.moveLat < 0.5 {
+			props = append(props, "move-eliminated")
+		}
+		b.Portlab.Props = props
+	}
+}
+
+// appender appends complete result documents to a file, one write per
+// batch; loadForResume drops a torn last document.
+type appender struct{ path string }
+
+func (a *appender) append(bs []*results.Benchmark) error {
+	if a.path == "" || len(bs) == 0 {
+		return nil
+	}
+	data, err := results.Marshal(bs)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(a.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// loadForResume reads a results file for resuming, truncating a document
+// torn by an interrupted write (everything after the last "...\n").
+func loadForResume(path string) ([]*results.Benchmark, error) {
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	end := bytes.LastIndex(data, []byte("\n...\n"))
+	keep := 0
+	if end >= 0 {
+		keep = end + len("\n...\n")
+	}
+	if keep != len(data) {
+		if err := os.Truncate(path, int64(keep)); err != nil {
+			return nil, err
+		}
+		data = data[:keep]
+	}
+	return results.Parse(path, data)
+}
+
+// WriteSummary prints a short account of a sweep.
+func WriteSummary(w io.Writer, s *Summary) {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%d forms, %d benchmarks measured in %v", s.Forms, s.Benchmarks, s.Elapsed.Round(time.Second))
+	if s.Skipped > 0 {
+		fmt.Fprintf(bw, ", %d already done", s.Skipped)
+	}
+	fmt.Fprintf(bw, ", %d unmeasurable (recorded with reasons), %d errors\n", s.Unmeasurable, s.Errors)
+	bw.Flush()
+}
