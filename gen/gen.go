@@ -9,6 +9,7 @@ package gen
 
 import (
 	"fmt"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,6 +72,8 @@ func Unmeasurable(f *isa.Form) string {
 		return "stack operation: needs balanced push/pop pairs (not generated yet)"
 	case f.Has(isa.AttrX87):
 		return "x87: needs a valid register stack (not generated yet)"
+	case stateRestores[f.Mnemonic]:
+		return "restores the whole FP/vector state from memory: needs a saved image (not generated yet)"
 	}
 	for _, op := range f.Operands {
 		switch op.Kind {
@@ -194,6 +197,32 @@ func (a *allocator) take(cls string, n int) []string {
 	return out
 }
 
+// free counts the registers of a class still available.
+func (a *allocator) free(cls string) int {
+	n := 0
+	switch cls {
+	case "gpr":
+		for _, r := range gprOrder {
+			if !a.used[r] {
+				n++
+			}
+		}
+	case "vec":
+		for i := 0; i < a.vecs; i++ {
+			if !a.used["v"+strconv.Itoa(i)] {
+				n++
+			}
+		}
+	case "k", "mm":
+		for i := 0; i < 8; i++ {
+			if !a.used[cls+strconv.Itoa(i)] && !(cls == "k" && i < 2) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // regArg renders an allocated register for an operand of kind k.
 func regArg(k isa.Kind, r string) string {
 	switch class(k) {
@@ -252,6 +281,9 @@ func instance(f *isa.Form, regs []string, memSlot int) (string, error) {
 			}
 			store := op.Access&isa.Write != 0
 			disp := slot(memSlot, store, memSize(op.Kind))
+			if stateSaves[f.Mnemonic] {
+				disp = slot(0, true, 8)
+			}
 			if op.Kind.IsBroadcast() {
 				disp = slot(memSlot, store, 8)
 			}
@@ -265,6 +297,28 @@ func instance(f *isa.Form, regs []string, memSlot int) (string, error) {
 	}
 	intel, _, err := f.Instantiate(args)
 	return intel, err
+}
+
+// State save and restore instructions: they need 16- or 64-byte aligned
+// areas of up to a few KiB, so they always use one aligned slot.
+var (
+	stateSaves    = setOf("fxsave", "fxsave64", "xsave", "xsave64", "xsavec", "xsavec64", "xsaveopt", "xsaveopt64", "xsaves", "xsaves64")
+	stateRestores = setOf("fxrstor", "fxrstor64", "xrstor", "xrstor64", "xrstors", "xrstors64")
+)
+
+// Implicit memory pointers: registers a form dereferences without naming
+// them, which must point into the scratch memory.
+var implicitPointers = map[string][]string{
+	"maskmovdqu": {"rdi"}, "vmaskmovdqu": {"rdi"}, "maskmovq": {"rdi"}, "xlatb": {"rbx"}, "xlat": {"rbx"},
+}
+
+// divides are the integer divisions (a zero divisor faults).
+var divides = setOf("div", "idiv")
+
+// presets are register values some forms need to run at all: xgetbv and
+// rdpkru fault unless ecx is 0.
+var presets = map[string]map[string]int64{
+	"xgetbv": {"RCX": 0}, "rdpkru": {"RCX": 0},
 }
 
 // fixedMemAddr is where absolute-address (moffs) operands point; the
@@ -281,7 +335,6 @@ func newSnippet(f *isa.Form, kind, info string, lines []string, instances int) *
 		Instructions: instances,
 		ScratchSelf:  false,
 	}
-	s.DefRegs = nil
 	for _, op := range f.Operands {
 		if op.Kind == isa.KindMoffs {
 			s.MemDefs = map[string]measure.MemDef{"abs": {Size: 4096, Value: []byte{0}}}
@@ -290,6 +343,16 @@ func newSnippet(f *isa.Form, kind, info string, lines []string, instances int) *
 	}
 	if f.Has(isa.AttrString) {
 		s.LiveIns = []string{"rsi", "rdi"}
+	}
+	s.LiveIns = append(s.LiveIns, implicitPointers[f.Mnemonic]...)
+	if p := presets[f.Mnemonic]; p != nil {
+		s.DefRegs = map[string]*big.Int{}
+		for r, v := range p {
+			s.DefRegs[r] = big.NewInt(v)
+		}
+	}
+	if divides[f.Mnemonic] && f.HasMemory() {
+		s.ScratchFill = []byte{0x13} // a non-zero divisor in memory
 	}
 	return s
 }

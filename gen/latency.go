@@ -373,10 +373,30 @@ func implicitChain(f *isa.Form) (*Bench, error) {
 	if err != nil {
 		return nil, err
 	}
+	lines := []string{line}
+	var helper string
+	byteDiv := len(f.Operands) == 1 && (f.Operands[0].Kind == isa.KindR8 || f.Operands[0].Kind == isa.KindM8)
+	switch {
+	case divides[f.Mnemonic] && byteDiv && f.Mnemonic == "idiv":
+		// ah holds the remainder: a signed quotient of the next division
+		// would overflow (#DE). Mask the chain value to al <= 127.
+		helper = "and eax, 0x7f"
+		lines = []string{line, helper}
+	case divides[f.Mnemonic] && !byteDiv:
+		// The remainder in rdx would make the next dividend overflow the
+		// quotient (#DE); clear it with a zero idiom, which is off the chain.
+		lines = []string{"xor edx, edx", line}
+	}
 	pair := rw + "->" + rw
 	info := fmt.Sprintf("latency of %s through its implicit %s (implicit operands: reads %s, writes %s)",
 		f.Name(), rw, strings.Join(f.ImplicitReads, ","), strings.Join(f.ImplicitWrites, ","))
-	return latencyBench(f, pair, info, []string{line}, 1), nil
+	b := latencyBench(f, pair, info, lines, 1)
+	if helper != "" {
+		b.Helper, b.HelperFixed = helper, 1
+	} else if divides[f.Mnemonic] && !byteDiv {
+		b.Snippet.Info += "; rdx cleared by a zero idiom before each"
+	}
+	return b, nil
 }
 
 // HelperBenches returns the round trips that calibrate the cross-class

@@ -41,13 +41,25 @@ type stream struct {
 func newStream(f *isa.Form, a *allocator, share float64) (*stream, error) {
 	st := &stream{f: f, base: make([]string, len(f.Operands)), dsts: make([][]string, len(f.Operands)), k: 8}
 	// Written register operands rotate; sized by class (share < 1 when a
-	// mix leaves room for a second form).
+	// mix leaves room for a second form), split between operands of one
+	// class (mulx writes two registers), leaving one for each constant.
+	written, readOnly := map[string]int{}, map[string]int{}
+	for _, op := range f.Operands {
+		if c := class(op.Kind); isReg(c) && writes(op) {
+			written[c]++
+		} else if isReg(c) {
+			readOnly[c]++
+		}
+	}
 	for i, op := range f.Operands {
 		c := class(op.Kind)
 		if !isReg(c) || !writes(op) {
 			continue
 		}
-		n := int(float64(poolSize(c, a.vecs)) * share)
+		n := int(float64(poolSize(c, a.vecs))*share) / written[c]
+		if free := a.free(c) - readOnly[c]; n > free/written[c] {
+			n = free / written[c]
+		}
 		if n < 2 {
 			n = 2
 		}

@@ -374,6 +374,17 @@ func applyOverrides(f *Form) {
 	}
 	fs := flagsFor(f)
 	f.FlagsRead, f.FlagsWritten, f.FlagsUndefined = fs.r, fs.w|fs.u, fs.u
+	if feats, ok := featureFixes[f.Mnemonic]; ok {
+		f.Features = feats
+	}
+}
+
+// featureFixes corrects CPUID features the x86 table gets wrong: it files
+// AMD's SSE4a non-temporal scalar stores under plain SSE, and a host
+// without SSE4a (every Intel core) raises #UD on them.
+var featureFixes = map[string][]string{
+	"movntsd": {"sse4a"},
+	"movntss": {"sse4a"},
 }
 
 func appendUnique(list []string, s string) []string {

@@ -261,7 +261,7 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 			continue
 		}
 		alone := p.s.SnippetAddr != 0 || len(p.region) > 0
-		if len(group) > 0 && (alone || len(group) >= o.Group || preps[group[0]].init.ScratchSelf != p.init.ScratchSelf) {
+		if len(group) > 0 && (alone || len(group) >= o.Group || !sameScratch(&preps[group[0]].init, &p.init)) {
 			flush()
 		}
 		group = append(group, i)
@@ -271,6 +271,12 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 	}
 	flush()
 	return out
+}
+
+// sameScratch reports whether two snippets want the same scratch memory
+// (a job has one scratch buffer).
+func sameScratch(a, b *jit.Init) bool {
+	return a.ScratchSelf == b.ScratchSelf && string(a.ScratchFill) == string(b.ScratchFill)
 }
 
 // Measure measures one snippet.

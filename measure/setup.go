@@ -105,6 +105,7 @@ func (e *Engine) setup(p *prepared, o Options, in *jit.Init, regions *[]jit.Regi
 		in.MXCSR = 0x1f80 // the default: all exceptions masked
 	}
 	in.ScratchSelf = s.ScratchSelf
+	in.ScratchFill = s.ScratchFill
 	for _, name := range s.sortedDefRegs() {
 		v := s.DefRegs[name]
 		lname := strings.ToLower(name)

@@ -37,6 +37,9 @@ type Snippet struct {
 
 	// Set-up hints from the snippet generator (not exegesis annotations).
 	ScratchSelf bool // fill scratch memory with its own address (pointer chases)
+	// ScratchFill is repeated over the scratch memory (nil: zeros), e.g. to
+	// give divisions from memory a non-zero divisor.
+	ScratchFill []byte
 	// Info says what the snippet measures; copied to the result.
 	Info string
 	// Instructions is the number of instructions in one copy of the snippet;

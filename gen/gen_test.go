@@ -1,0 +1,248 @@
+package gen
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"portlab/isa"
+	"portlab/jit"
+)
+
+func form(t *testing.T, name string) *isa.Form {
+	t.Helper()
+	f, ok := isa.Lookup(name)
+	if !ok {
+		t.Fatalf("no form %q", name)
+	}
+	return f
+}
+
+func byPair(t *testing.T, bs []*Bench) map[string]*Bench {
+	m := map[string]*Bench{}
+	for _, b := range bs {
+		m[b.Kind+" "+b.Operands] = b
+	}
+	return m
+}
+
+func lines(b *Bench) []string { return strings.Split(strings.TrimSpace(b.Snippet.Source), "\n") }
+
+func TestLatencyChains(t *testing.T) {
+	cases := []struct {
+		form  string
+		pair  string
+		src   []string
+		key   string
+		fixed float64
+	}{
+		{"add r64, r64", "0->0", []string{"add rax, rcx"}, "", 0},
+		{"add r64, r64", "1->0", []string{"add rax, rcx", "add rcx, rax"}, "", 0},
+		{"vaddpd ymm, ymm, ymm", "1->0", []string{"vaddpd ymm0, ymm1, ymm2", "vaddpd ymm1, ymm0, ymm2"}, "", 0},
+		{"vfmadd231pd ymm, ymm, ymm", "0->0", []string{"vfmadd231pd ymm0, ymm1, ymm2"}, "", 0},
+		{"vfmadd231pd ymm, ymm, ymm", "2->0", []string{"vfmadd231pd ymm0, ymm2, ymm1", "vfmadd231pd ymm1, ymm2, ymm0"}, "", 0},
+		{"cvttsd2si r64, xmm", "1->0", []string{"cvttsd2si rax, xmm0", "movq xmm0, rax"}, "movq-gpr-xmm", 0},
+		{"vmovq xmm, r64", "1->0", []string{"vmovq xmm0, rax", "vmovq rax, xmm0"}, "vmovq-gpr-xmm", 0},
+		{"cmp r64, r64", "0->flags", []string{"cmp rax, rcx", "adc rax, 0"}, "", 1},
+		{"add r64, m64", "mem->0", []string{"add rax, qword ptr [rdi+rax]", "and rax, 0"}, "", 1},
+		{"mov r64, m64", "mem->0", []string{"mov rax, qword ptr [rax]"}, "", 0},
+		{"add m64, r64", "mem->mem", []string{"add qword ptr [rdi+2048], rax"}, "", 0},
+		{"mul r64", "rax->rax", []string{"mul rcx"}, "", 0},
+		{"lea r64, m", "mem->0", []string{"lea rax, [rdi+rax]"}, "", 0},
+	}
+	for _, c := range cases {
+		bs, err := Latency(form(t, c.form))
+		if err != nil {
+			t.Fatalf("%s: %v", c.form, err)
+		}
+		b := byPair(t, bs)["latency "+c.pair]
+		if b == nil {
+			t.Errorf("%s: no latency pair %s (have %v)", c.form, c.pair, keys(byPair(t, bs)))
+			continue
+		}
+		if got := lines(b); strings.Join(got, "; ") != strings.Join(c.src, "; ") {
+			t.Errorf("%s %s:\n got %q\nwant %q", c.form, c.pair, got, c.src)
+		}
+		if b.HelperKey != c.key || b.HelperFixed != c.fixed {
+			t.Errorf("%s %s: helper %q key %q fixed %v, want key %q fixed %v", c.form, c.pair, b.Helper, b.HelperKey, b.HelperFixed, c.key, c.fixed)
+		}
+		if b.Snippet.LoopReg != LoopRegister || b.Snippet.Instructions != 1 && !strings.Contains(c.pair, "->") {
+			t.Errorf("%s: loop register %q", c.form, b.Snippet.LoopReg)
+		}
+	}
+	// The pointer chase needs memory holding its own address.
+	bs, _ := Latency(form(t, "mov r64, m64"))
+	if b := byPair(t, bs)["latency mem->0"]; !b.Snippet.ScratchSelf || len(b.Snippet.LiveIns) != 1 {
+		t.Errorf("pointer chase set-up: self %v liveins %v", b.Snippet.ScratchSelf, b.Snippet.LiveIns)
+	}
+}
+
+func keys(m map[string]*Bench) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func TestThroughputStreams(t *testing.T) {
+	b, err := Throughput(form(t, "vfmadd231pd ymm, ymm, ymm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := lines(b)
+	if len(ls) != 12 || b.Snippet.Instructions != 12 {
+		t.Fatalf("want 12 independent instances, got %d: %q", len(ls), ls)
+	}
+	dsts := map[string]bool{}
+	for _, l := range ls {
+		f := strings.Fields(strings.NewReplacer(",", " ").Replace(l))
+		if dsts[f[1]] {
+			t.Errorf("destination %s used twice: %q", f[1], ls)
+		}
+		dsts[f[1]] = true
+		if dsts[f[2]] || dsts[f[3]] {
+			t.Errorf("a source is a rotating destination: %q", l)
+		}
+	}
+	// mul: implicit rax is reset before each instance so they are independent.
+	b, _ = Throughput(form(t, "div r64"))
+	if !strings.Contains(b.Snippet.Source, "xor edx, edx\ndiv rcx") || !strings.Contains(b.Snippet.Source, "mov eax, 0x13") || b.Snippet.Instructions != 8 {
+		t.Errorf("div throughput:\n%s", b.Snippet.Source)
+	}
+	// EVEX forms use 24 destinations among 32 registers.
+	b, _ = Throughput(form(t, "vaddpd zmm, zmm, zmm"))
+	if len(lines(b)) != 24 || !strings.Contains(b.Snippet.Source, "zmm23") {
+		t.Errorf("zmm throughput:\n%s", b.Snippet.Source)
+	}
+	// Loads of 8 bytes share cache lines; 64-byte loads take one line each.
+	b, _ = Throughput(form(t, "mov r64, m64"))
+	if !strings.Contains(b.Snippet.Source, "[rdi+8]") {
+		t.Errorf("narrow loads should be 8 bytes apart:\n%s", b.Snippet.Source)
+	}
+	b, _ = Throughput(form(t, "vmovapd m512, zmm"))
+	if !strings.Contains(b.Snippet.Source, "[rdi+2112]") {
+		t.Errorf("zmm stores should be 64 bytes apart from 2048:\n%s", b.Snippet.Source)
+	}
+}
+
+func TestIdiomsAndMoves(t *testing.T) {
+	m := byPair(t, Idioms(form(t, "xor r64, r64")))
+	if b := m["idiom-latency same"]; b == nil || lines(b)[0] != "xor rax, rax" {
+		t.Errorf("xor idiom latency: %v", m)
+	}
+	if b := m["idiom-throughput same"]; b == nil || len(lines(b)) < 8 {
+		t.Errorf("xor idiom throughput: %v", m)
+	}
+	m = byPair(t, Idioms(form(t, "vpcmpeqd ymm, ymm, ymm")))
+	if m["idiom-latency same"] == nil {
+		t.Error("vpcmpeqd is a ones-idiom candidate")
+	}
+	m = byPair(t, Idioms(form(t, "movaps xmm, xmm")))
+	if b := m["move-latency 0<->1"]; b == nil || strings.Join(lines(b), "; ") != "movaps xmm0, xmm1; movaps xmm1, xmm0" {
+		t.Errorf("movaps move chain: %v", m)
+	}
+	for _, name := range []string{"add r64, r64", "movzx r64, r8", "vaddpd ymm, ymm, ymm"} {
+		if bs := Idioms(form(t, name)); len(bs) != 0 {
+			t.Errorf("%s: no idiom benchmark expected, got %d", name, len(bs))
+		}
+	}
+}
+
+func TestMix(t *testing.T) {
+	b, err := Mix(form(t, "vfmadd231pd ymm, ymm, ymm"), form(t, "vmulpd ymm, ymm, ymm"), 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Mix) != 2 || b.Mix[0].Count != b.Mix[1].Count || b.Snippet.Instructions != b.Mix[0].Count*2 {
+		t.Fatalf("mix %+v, instructions %d", b.Mix, b.Snippet.Instructions)
+	}
+	// The two streams' destinations are disjoint.
+	fmaDst, mulDst := map[string]bool{}, map[string]bool{}
+	for _, l := range lines(b) {
+		f := strings.Fields(strings.NewReplacer(",", " ").Replace(l))
+		if f[0] == "vfmadd231pd" {
+			fmaDst[f[1]] = true
+		} else {
+			mulDst[f[1]] = true
+		}
+	}
+	for r := range fmaDst {
+		if mulDst[r] {
+			t.Errorf("register %s written by both streams", r)
+		}
+	}
+	if a, c := MixCounts(0.5, 1); a != 2 || c != 1 {
+		t.Errorf("MixCounts(0.5, 1) = %d, %d; want 2, 1", a, c)
+	}
+	if _, err := Mix(form(t, "hlt"), form(t, "add r64, r64"), 1, 1); err == nil {
+		t.Error("mix with a privileged form should fail")
+	}
+}
+
+func TestUnmeasurableReasons(t *testing.T) {
+	cases := map[string]string{
+		"hlt":          "privileged",
+		"jmp rel32":    "control flow",
+		"push r64":     "stack",
+		"fadd st, m64": "x87",
+		"ud2":          "traps",
+	}
+	for name, want := range cases {
+		f, ok := isa.Lookup(name)
+		if !ok {
+			continue
+		}
+		if got := Unmeasurable(f); !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want it to mention %q", name, got, want)
+		}
+	}
+	if got := Unmeasurable(form(t, "add r64, r64")); got != "" {
+		t.Errorf("add r64, r64 unmeasurable: %q", got)
+	}
+}
+
+// Every measurable catalog form generates benchmarks, and every generated
+// snippet assembles (one batched run of GNU as).
+func TestEveryFormGeneratesAssemblableSnippets(t *testing.T) {
+	if _, err := exec.LookPath("as"); err != nil {
+		t.Skip("GNU as not installed")
+	}
+	var units []*jit.Unit
+	var owners []string
+	measurable, generated := 0, 0
+	for _, f := range isa.All() {
+		if Unmeasurable(f) != "" {
+			continue
+		}
+		measurable++
+		bs, err := Generate(f)
+		if err != nil {
+			t.Errorf("%s: %v", f.Name(), err)
+			continue
+		}
+		if len(bs) == 0 {
+			t.Errorf("%s: no benchmark", f.Name())
+		}
+		generated += len(bs)
+		for _, b := range bs {
+			units = append(units, &jit.Unit{Name: b.Snippet.Name, Source: b.Snippet.Source})
+			owners = append(owners, f.Name())
+		}
+	}
+	a := &jit.Assembler{Path: "as"}
+	_, errs := a.Assemble(units)
+	failed := 0
+	for i, err := range errs {
+		if err != nil {
+			failed++
+			if failed <= 20 {
+				t.Errorf("%s: %v", owners[i], err)
+			}
+		}
+	}
+	t.Logf("%d measurable forms, %d benchmarks generated, %d failed to assemble", measurable, generated, failed)
+	if measurable < 9000 {
+		t.Errorf("only %d measurable forms", measurable)
+	}
+}
