@@ -20,6 +20,8 @@ const (
 	ctxMXCSR     = 84
 	ctxGPR       = 96  // [16]uint64 by x86 register number
 	ctxK         = 224 // [8]uint64
+	ctxTailIters = 288 // iterations of the frequency probe after the body (0 = none)
+	ctxTailTicks = 296 // TSC ticks the frequency probe took
 	ctxVec       = 320 // [32][64]byte
 	ctxSize      = ctxVec + 32*64
 )

@@ -128,12 +128,44 @@ func HarnessSource(f Frame, body string, att bool, copies int) string {
 	w("or rdx, rax")
 	w("mov rax, [rsp+8]")
 	w("mov [rax+%d], rdx", ctxTEnd)
+	// The frequency probe: a fixed chain of TailAdds dependent adds per
+	// iteration, timed right after the body, in whatever frequency state the
+	// body left the core (AVX-512 licences, turbo steps). Comparing it with
+	// the same probe after the calibration chain corrects the calibration
+	// for this function's clock.
+	w("mov rcx, [rax+%d]", ctxTailIters)
+	w("test rcx, rcx")
+	w("jz __portlab_tailend%s", UnitToken)
+	w("lfence")
+	w("rdtsc")
+	w("shl rdx, 32")
+	w("or rdx, rax")
+	w("mov rsi, rdx")
+	w(".p2align 5")
+	w("__portlab_tail%s:", UnitToken)
+	w(".rept %d", TailAdds)
+	w("add rax, rax")
+	w(".endr")
+	w("dec rcx")
+	w("jnz __portlab_tail%s", UnitToken)
+	w("lfence")
+	w("rdtsc")
+	w("shl rdx, 32")
+	w("or rdx, rax")
+	w("sub rdx, rsi")
+	w("mov rax, [rsp+8]")
+	w("mov [rax+%d], rdx", ctxTailTicks)
+	w("__portlab_tailend%s:", UnitToken)
 	if f.HasAVX {
 		w("vzeroupper")
 	}
 	w("ret")
 	return b.String()
 }
+
+// TailAdds is the number of dependent adds per iteration of the frequency
+// probe that ends every harness function.
+const TailAdds = 64
 
 // ProbeSource returns the snippet with a label on every line, so one
 // assembly gives the snippet's bytes and the offset of each source line.

@@ -273,6 +273,7 @@ func (w *worker) run(job *Job, announce func(base uint64)) *Result {
 	top := uint64(uintptr(unsafe.Pointer(&w.stack[0]))) + uint64(len(w.stack)) - 256
 	top &^= 63
 	put64(ctx[ctxStackTop:], top)
+	put64(ctx[ctxTailIters:], job.TailIters)
 
 	announce(base)
 
@@ -329,6 +330,9 @@ func (w *worker) run(job *Job, announce func(base uint64)) *Result {
 	useSW := job.Counters && w.counters != nil && w.counters.HasSoftware()
 	useCache := useHW && job.CacheCounters && w.counters.HasCache()
 	res.Ticks = make([][]uint64, job.Reps)
+	if job.TailIters > 0 {
+		res.Tail = make([][]uint64, job.Reps)
+	}
 	if useHW {
 		res.Cycles = make([][]uint64, job.Reps)
 		res.Instructions = make([][]uint64, job.Reps)
@@ -346,6 +350,7 @@ func (w *worker) run(job *Job, announce func(base uint64)) *Result {
 			w.counters.Read(&s0)
 		}
 		ticks := make([]uint64, len(job.Schedule))
+		tails := make([]uint64, len(job.Schedule))
 		var cycles, instrs []uint64
 		if useHW {
 			cycles = make([]uint64, len(job.Schedule))
@@ -369,6 +374,7 @@ func (w *worker) run(job *Job, announce func(base uint64)) *Result {
 				}
 				if t < best {
 					best = t
+					tails[pos] = get64(ctx[ctxTailTicks:])
 				}
 			}
 			ticks[pos] = best
@@ -377,6 +383,9 @@ func (w *worker) run(job *Job, announce func(base uint64)) *Result {
 			}
 		}
 		res.Ticks[rep] = ticks
+		if res.Tail != nil {
+			res.Tail[rep] = tails
+		}
 		if useHW {
 			res.Cycles[rep], res.Instructions[rep] = cycles, instrs
 		}

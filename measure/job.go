@@ -292,7 +292,7 @@ type jobLayout struct {
 
 func (e *Engine) buildJob(ps []*prepared, shared []*jit.Object, o Options) *jobLayout {
 	job := &jit.Job{Reps: o.Reps, Calls: o.Calls, TargetTicks: o.TargetTicks, Counters: true,
-		CacheCounters: o.CacheCounters, Scratch: 1 << 20, CodeAddr: ps[0].s.SnippetAddr}
+		CacheCounters: o.CacheCounters, Scratch: 1 << 20, CodeAddr: ps[0].s.SnippetAddr, TailIters: tailIters}
 	job.Init = ps[0].init
 	job.Regions = ps[0].region
 	addFunc := func(obj *jit.Object, group int, mult uint64, init int) int {
@@ -419,6 +419,55 @@ func (e *Engine) culprit(l *jobLayout, ce *jit.CrashError) int {
 	return -1
 }
 
+// tailIters sizes the frequency probe: 250 x 64 dependent adds, 16,000
+// cycles (about 4 us), long enough that the TSC's 10 ns steps leave it
+// within 0.2%.
+const tailIters = 250
+
+// freqThreshold is the clock change below which no correction is applied:
+// the probe's own noise is about this size.
+const freqThreshold = 0.004
+
+// clockFactors returns, per function, the median over repetitions of its
+// frequency probe against the calibration functions' probes (ticks per
+// cycle relative to the calibration): 1 where the difference is within the
+// probe's noise.
+func clockFactors(job *jit.Job, res *jit.Result) map[int]float64 {
+	out := map[int]float64{}
+	if res.Tail == nil || res.Cycles != nil {
+		return out
+	}
+	per := map[int][]float64{}
+	for _, tails := range res.Tail {
+		var base float64
+		n := 0
+		for pos, f := range job.Schedule {
+			if f == fCalibN || f == fCalib2N {
+				base += float64(tails[pos])
+				n++
+			}
+		}
+		if n == 0 || base == 0 {
+			continue
+		}
+		base /= float64(n)
+		for pos, f := range job.Schedule {
+			if tails[pos] > 0 {
+				per[f] = append(per[f], float64(tails[pos])/base)
+			}
+		}
+
+	}
+	for f, v := range per {
+		c := perf.NewStats(v).Median
+		if c > 1-freqThreshold && c < 1+freqThreshold {
+			c = 1
+		}
+		out[f] = c
+	}
+	return out
+}
+
 // interpret turns one job's raw ticks into per-repetition values of
 // snippet k.
 func interpret(p *prepared, l *jobLayout, k int, res *jit.Result, o Options) ([]perf.Rep, perf.Clock) {
@@ -440,6 +489,14 @@ func interpret(p *prepared, l *jobLayout, k int, res *jit.Result, o Options) ([]
 		clock.Source = perf.HardwareCycles
 	}
 	fs := l.funcs[k] // snip-n, snip-2n[, loop-n, loop-2n]
+	factor := clockFactors(job, res)
+	fc := func(f int) float64 {
+		if c, ok := factor[f]; ok {
+			return c
+		}
+		return 1
+	}
+	clock.FrequencyFactor = fc(fs[0])
 	var reps []perf.Rep
 	for r := range res.Ticks {
 		t := res.Ticks[r]
@@ -449,11 +506,13 @@ func interpret(p *prepared, l *jobLayout, k int, res *jit.Result, o Options) ([]
 		per2 := (atLast(fCalib2N) - atLast(fCalibN)) / (count(fCalibN) * calibCopies)
 		rep := perf.Rep{TicksPerCycle: (per1 + per2) / 2, CalibrationDrift: relDiff(per1, per2)}
 		// cycles converts a tick difference over count(f)*copies snippet
-		// iterations into cycles per iteration.
+		// iterations into cycles per iteration. val(f) is the function's
+		// time in calibration-clock ticks: its ticks divided by its clock
+		// factor (a slower core clock means more ticks per cycle).
 		cycles := func(ticks float64, f int, copies float64) float64 {
 			return ticks / (count(f) * copies) / rep.TicksPerCycle
 		}
-		val := func(f int) float64 { return at(f) }
+		val := func(f int) float64 { return at(f) / fc(f) }
 		if useHW {
 			cy := res.Cycles[r]
 			val = func(f int) float64 { return float64(cy[first[f]]) }

@@ -61,4 +61,10 @@ type Clock struct {
 	CyclesPerTick Stats
 	// HardwareErr says why hardware counters were not used.
 	HardwareErr string
+	// FrequencyFactor is the core clock during the measured code relative
+	// to the calibration chain's (ticks per cycle, as the frequency probe
+	// after each function saw it); 1 when within the probe's noise. A
+	// factor above 1 means a slower clock (e.g. an AVX-512 licence), and the
+	// measurement was corrected for it.
+	FrequencyFactor float64
 }

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"portlab/isa"
+	"portlab/measure"
+	"portlab/sweep"
+)
+
+func init() {
+	register(&command{name: "quick", summary: "characterise this host in under a minute: a table of representative forms", run: runQuick})
+}
+
+func runQuick(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("quick", stderr)
+	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
+	out := fs.String("o", "", "also write the results (exegesis YAML) to this file")
+	if _, err := parseInterspersed(fs, args); err != nil {
+		return err
+	}
+	eng, info, err := measure.NewHostEngine(*cpu)
+	if err != nil {
+		return err
+	}
+	defer eng.Runner.Close()
+	var forms []*isa.Form
+	for _, n := range sweep.QuickForms {
+		if f, ok := isa.Lookup(n); ok && f.Supported(info.Has) {
+			forms = append(forms, f)
+		}
+	}
+	o := sweep.Options{Forms: forms, Latency: true, Throughput: true, CPUName: info.Microarch, HostSig: info.Signature(), Has: info.Has, Out: *out}
+	prog := newProgress(stderr, "quick", len(forms))
+	o.Progress = func(done, total int, cur string) { prog.update(done, cur) }
+	start := time.Now()
+	sum, err := sweep.Run(eng, o)
+	prog.done()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s (%s), %s; %d forms in %v, cycles from the %s\n\n", info.Microarch, info.Brand, info.Signature(),
+		len(forms), time.Since(start).Round(time.Millisecond), clockName(sum))
+	return sweep.WriteTable(stdout, sweep.Summarize(sum.Results))
+}
+
+func clockName(s *sweep.Summary) string {
+	for _, r := range s.Results {
+		if r.Portlab != nil && r.Portlab.Clock != "" {
+			if r.Portlab.Clock == "hw-cycles" {
+				return "hardware cycle counter"
+			}
+			return fmt.Sprintf("TSC calibrated in every repetition (%.3f core cycles per tick)", r.Portlab.CyclesPerTick)
+		}
+	}
+	return "calibrated TSC"
+}
