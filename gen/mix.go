@@ -31,19 +31,36 @@ func Mix(f, probe *isa.Form, a, b int) (*Bench, error) {
 	if probe.Encoding == isa.Legacy || f.Encoding == isa.Legacy || probe.Encoding == isa.VEX || f.Encoding == isa.VEX {
 		al.vecs = 16
 	}
-	sf, err := newStream(f, al, 0.5)
+	// Forms whose destinations are inputs get the rotating registers; the
+	// others need only two each.
+	shareF, shareP := 0.5, 0.5
+	switch cf, cp := chained(f), chained(probe); {
+	case cf && !cp:
+		shareF, shareP = 0.85, 0
+	case cp && !cf:
+		shareF, shareP = 0, 0.85
+	case !cf && !cp:
+		shareF, shareP = 0, 0
+	}
+	sp, err := newStream(probe, al, shareP)
 	if err != nil {
 		return nil, err
 	}
-	sp, err := newStream(probe, al, 0.5)
+	if shareF > 0 {
+		// Whatever the probe left, less its constants' needs.
+		shareF = 1
+	}
+	sf, err := newStream(f, al, shareF)
 	if err != nil {
 		return nil, err
 	}
 	sp.slotOff = 8
 	// Interleave evenly: Bresenham over a+b slots, repeated so each copy has
 	// at least 12 instructions.
+	// Each stream cycles through its whole register pool within one copy
+	// (a copy shorter than the pool would reuse registers and chain).
 	reps := 1
-	for (a+b)*reps < 12 {
+	for (a+b)*reps < 12 || a*reps < sf.k || b*reps < sp.k {
 		reps++
 	}
 	var lines []string

@@ -38,6 +38,21 @@ type stream struct {
 	slotOff int
 }
 
+// chained reports whether a form's written registers are also inputs
+// (read-write or merging destinations): independent instances then need
+// many rotating registers; otherwise renaming makes two enough.
+func chained(f *isa.Form) bool {
+	for _, op := range f.Operands {
+		if c := class(op.Kind); isReg(c) && writes(op) && (reads(op) || op.Kind == isa.KindR8 || op.Kind == isa.KindR16) {
+			return true
+		}
+	}
+	return false
+}
+
+// newStream plans independent instances of f. share scales the rotating
+// pools (mixes leave room for a second form); share 0 means two registers
+// per written operand.
 func newStream(f *isa.Form, a *allocator, share float64) (*stream, error) {
 	st := &stream{f: f, base: make([]string, len(f.Operands)), dsts: make([][]string, len(f.Operands)), k: 8}
 	// Written register operands rotate; sized by class (share < 1 when a
@@ -57,6 +72,9 @@ func newStream(f *isa.Form, a *allocator, share float64) (*stream, error) {
 			continue
 		}
 		n := int(float64(poolSize(c, a.vecs))*share) / written[c]
+		if share == 0 {
+			n = 2
+		}
 		if free := a.free(c) - readOnly[c]; n > free/written[c] {
 			n = free / written[c]
 		}

@@ -360,6 +360,7 @@ func measureHelpers(eng *measure.Engine, o Options, prior []*results.Benchmark, 
 	sort.Strings(keys)
 	for _, k := range keys {
 		if _, ok := out[k]; ok {
+			sum.Skipped++
 			continue
 		}
 		if o.Has != nil && !o.Has(gen.HelperFeatures[k]) {

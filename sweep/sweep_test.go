@@ -1,0 +1,136 @@
+package sweep
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"portlab/isa"
+	"portlab/results"
+)
+
+func TestSelectAndShards(t *testing.T) {
+	forms, err := Select([]string{"add r64*", "imul r64*"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(forms) < 6 {
+		t.Fatalf("%d forms", len(forms))
+	}
+	if _, err := Select([]string{"nosuchinstruction *"}, nil); err == nil || !strings.Contains(err.Error(), "nosuchinstruction") {
+		t.Errorf("unknown glob: %v", err)
+	}
+	seen := map[string]int{}
+	for i := 0; i < 3; i++ {
+		for _, f := range ShardForms(forms, i, 3) {
+			seen[f.Name()]++
+		}
+	}
+	for _, f := range forms {
+		if seen[f.Name()] != 1 {
+			t.Errorf("%s in %d shards", f.Name(), seen[f.Name()])
+		}
+	}
+	// Deterministic whatever the input order.
+	rev := append([]*isa.Form(nil), forms...)
+	sort.Slice(rev, func(i, j int) bool { return rev[i].Name() > rev[j].Name() })
+	a, b := ShardForms(forms, 1, 3), ShardForms(rev, 1, 3)
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatal("shards depend on input order")
+		}
+	}
+}
+
+func ids(bs []*results.Benchmark) []string {
+	var out []string
+	for _, b := range bs {
+		out = append(out, b.Portlab.ID)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// A sharded sweep merged equals the unsharded sweep's set of benchmarks; an
+// interrupted sweep resumes without measuring twice.
+func TestShardsMergeAndResume(t *testing.T) {
+	e, h := hostEngine(t)
+	forms, err := Select([]string{"add r64, r64", "imul r64, r64", "xor r32, r32", "mov r64, m64", "cvttsd2si r64, xmm", "push r64"}, h.Has)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	o := options(h)
+	o.Forms, o.Out = forms, filepath.Join(dir, "all.yaml")
+	whole, err := Run(e, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Unmeasurable != 1 || whole.Errors != 0 {
+		t.Errorf("unmeasurable %d (push r64 expected), errors %d", whole.Unmeasurable, whole.Errors)
+	}
+	var parts [][]*results.Benchmark
+	for i := 0; i < 3; i++ {
+		so := options(h)
+		so.Forms, so.Shard, so.Shards, so.Out = forms, i, 3, filepath.Join(dir, "part.yaml"+string(rune('0'+i)))
+		if _, err := Run(e, so); err != nil {
+			t.Fatal(err)
+		}
+		bs, err := results.ReadFile(so.Out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, bs)
+	}
+	parts = append(parts, parts[1]) // merging a shard twice changes nothing
+	merged, err := Merge(parts, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _ := results.ReadFile(o.Out)
+	if got, want := strings.Join(ids(merged), ","), strings.Join(ids(all), ","); got != want {
+		t.Errorf("merged shards differ from the whole sweep:\n got %d results\nwant %d", len(merged), len(all))
+	}
+
+	// Interrupt: keep the first half of the file plus half a document.
+	data, _ := os.ReadFile(o.Out)
+	cut := strings.Index(string(data[len(data)/2:]), "\n...\n") + len(data)/2 + len("\n...\n")
+	torn := filepath.Join(dir, "torn.yaml")
+	os.WriteFile(torn, append(append([]byte{}, data[:cut]...), []byte("---\nmode: latency\nkey:\n  instr")...), 0o644)
+	before, _ := results.Parse("x", data[:cut])
+	ro := options(h)
+	ro.Forms, ro.Out, ro.Resume = forms, torn, true
+	sum, err := Run(e, ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := results.ReadFile(torn)
+	if err != nil {
+		t.Fatalf("resumed file does not parse: %v", err)
+	}
+	if strings.Join(ids(after), ",") != strings.Join(ids(all), ",") {
+		t.Errorf("resumed sweep has %d results, the whole sweep %d", len(after), len(all))
+	}
+	if sum.Skipped != len(before) {
+		t.Errorf("resume skipped %d, want %d already done", sum.Skipped, len(before))
+	}
+	// Without --resume an existing file is refused.
+	if _, err := Run(e, ro2(ro)); err == nil || !strings.Contains(err.Error(), "use --resume") {
+		t.Errorf("existing output without resume: %v", err)
+	}
+}
+
+func ro2(o Options) Options { o.Resume = false; return o }
+
+func TestMergeRefusesMixedHosts(t *testing.T) {
+	a := []*results.Benchmark{{Mode: "latency", Portlab: &results.Extra{ID: "1", Host: "GenuineIntel-6-a7-1"}}}
+	b := []*results.Benchmark{{Mode: "latency", Portlab: &results.Extra{ID: "2", Host: "AuthenticAMD-19-11-1"}}}
+	if _, err := Merge([][]*results.Benchmark{a, b}, false); err == nil || !strings.Contains(err.Error(), "2 CPU types") {
+		t.Errorf("mixed hosts: %v", err)
+	}
+	if m, err := Merge([][]*results.Benchmark{a, b}, true); err != nil || len(m) != 2 {
+		t.Errorf("allowed mix: %v %d", err, len(m))
+	}
+}
