@@ -20,6 +20,10 @@ type Frame struct {
 	Masks    bool // initialise k1-k7 (needs avx512f)
 	MasksQ   bool // kmovq is available (avx512bw); else kmovw
 	MXCSR    bool // load ctx MXCSR before the body (FTZ/DAZ by default)
+	// Warm512 runs a few 512-bit multiplies before the set-up, so that a job
+	// of AVX-512 code keeps the core in one frequency licence throughout,
+	// calibration and canaries included (needs avx512f).
+	Warm512 bool
 }
 
 var gprNames = [16]string{"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"}
@@ -55,6 +59,12 @@ func HarnessSource(f Frame, body string, att bool, copies int) string {
 	w("mov rax, [rsp+8]")
 	if f.MXCSR {
 		w("ldmxcsr [rax+%d]", ctxMXCSR)
+	}
+	if f.Warm512 {
+		w("vpxord zmm0, zmm0, zmm0")
+		for i := 0; i < 16; i++ {
+			w("vmulpd zmm0, zmm0, zmm0")
+		}
 	}
 	switch {
 	case f.VecWidth == 64:
@@ -128,6 +138,9 @@ func HarnessSource(f Frame, body string, att bool, copies int) string {
 	w("or rdx, rax")
 	w("mov rax, [rsp+8]")
 	w("mov [rax+%d], rdx", ctxTEnd)
+	// Leave MMX state: an x87/MMX transition must not land in the next
+	// function's timed region.
+	w("emms")
 	// The frequency probe: a fixed chain of TailAdds dependent adds per
 	// iteration, timed right after the body, in whatever frequency state the
 	// body left the core (AVX-512 licences, turbo steps). Comparing it with

@@ -74,8 +74,8 @@ type Result struct {
 	Ticks    [][]uint64 // [rep][schedule position]: fewest TSC ticks over Calls calls
 	// Tail is the frequency probe's ticks in the call that had the fewest
 	// Ticks ([rep][schedule position]; nil when TailIters is 0).
-	Tail [][]uint64
-	Cycles   [][]uint64 // [rep][schedule position]: fewest hardware cycles (nil without counters)
+	Tail   [][]uint64
+	Cycles [][]uint64 // [rep][schedule position]: fewest hardware cycles (nil without counters)
 	// Instructions retired in the call that had the fewest cycles.
 	Instructions [][]uint64
 	// CacheMisses per repetition: L1d read misses, LLC read misses, dTLB

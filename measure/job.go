@@ -38,9 +38,9 @@ const (
 // sharedFrame is the frame of the calibration and canary functions: legacy
 // vector set-up after vzeroupper, loop counter in r15 (their bodies do not
 // touch it).
-func (e *Engine) sharedFrame() jit.Frame {
+func (e *Engine) sharedFrame(warm512 bool) jit.Frame {
 	has := e.has()
-	return jit.Frame{LoopReg: "r15", HasAVX: has("avx"), MXCSR: true}
+	return jit.Frame{LoopReg: "r15", HasAVX: has("avx"), MXCSR: true, Warm512: warm512}
 }
 
 func (e *Engine) has() func(string) bool {
@@ -50,8 +50,8 @@ func (e *Engine) has() func(string) bool {
 	return e.Host.Has
 }
 
-func (e *Engine) sharedUnits() []*jit.Unit {
-	f := e.sharedFrame()
+func (e *Engine) sharedUnits(warm512 bool) []*jit.Unit {
+	f := e.sharedFrame(warm512)
 	mk := func(body string, copies int) *jit.Unit {
 		return &jit.Unit{Name: "portlab calibration", Source: jit.HarnessSource(f, body, false, copies)}
 	}
@@ -98,6 +98,7 @@ func (e *Engine) frameFor(s *Snippet, loopReg string) jit.Frame {
 	if has("avx512f") && w == 64 {
 		f.Masks = true
 		f.MasksQ = has("avx512bw")
+		f.Warm512 = true
 	}
 	return f
 }
@@ -178,7 +179,9 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 		}
 	}
 	objs, errs := e.Asm.Assemble(probes)
-	shared := e.sharedUnits()
+	// Two sets of calibration and canary functions: plain, and with the
+	// AVX-512 licence warm-up for jobs of 512-bit snippets.
+	shared := append(e.sharedUnits(false), e.sharedUnits(true)...)
 	units := append([]*jit.Unit(nil), shared...)
 	var owner []int
 	for k, i := range probeOf {
@@ -209,7 +212,7 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 			}
 		}
 	}
-	sharedObjs := uobjs[:len(shared)]
+	sharedPlain, sharedWarm := uobjs[:nShared], uobjs[nShared:len(shared)]
 	for k, i := range owner {
 		u := k + len(shared)
 		if uerrs[u] != nil && preps[i].err == nil {
@@ -246,7 +249,11 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 			ps[k] = preps[i]
 			ms[k] = newM(preps[i])
 		}
-		e.runGroup(ps, ms, sharedObjs, o)
+		sh := sharedPlain
+		if ps[0].frame.Warm512 {
+			sh = sharedWarm
+		}
+		e.runGroup(ps, ms, sh, o)
 		for k, i := range group {
 			finish(i, ms[k])
 		}
@@ -261,7 +268,7 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 			continue
 		}
 		alone := p.s.SnippetAddr != 0 || len(p.region) > 0
-		if len(group) > 0 && (alone || len(group) >= o.Group || !sameScratch(&preps[group[0]].init, &p.init)) {
+		if len(group) > 0 && (alone || len(group) >= o.Group || !sameScratch(&preps[group[0]].init, &p.init) || preps[group[0]].frame.Warm512 != p.frame.Warm512) {
 			flush()
 		}
 		group = append(group, i)
