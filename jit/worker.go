@@ -86,6 +86,7 @@ func workerMain(cpu int, in io.Reader, out io.Writer) int {
 type worker struct {
 	counters       *perf.Counters
 	cacheCounters  bool // counters were opened with the cache group
+	cacheErr       string
 	hwErr, swErr   string
 	countersOpened bool
 	stack          []byte
@@ -174,11 +175,17 @@ func (w *worker) run(job *Job, announce func(base uint64)) *Result {
 				w.hwErr = c.HardwareErr.Error()
 			}
 			if job.CacheCounters && c.CacheErr != nil {
-				res.CacheErr = c.CacheErr.Error()
+				w.cacheErr = c.CacheErr.Error()
 			}
 		}
 	}
 	res.CounterErr, res.SoftwareErr = w.hwErr, w.swErr
+	if job.CacheCounters {
+		res.CacheErr = w.cacheErr
+		if w.hwErr != "" {
+			res.CacheErr = w.hwErr
+		}
+	}
 
 	// Code: written while writable, then made executable and read-only (W^X).
 	var code []byte

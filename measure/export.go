@@ -110,6 +110,7 @@ func (m *Measurement) Benchmark(cpuName, hostSig string) *results.Benchmark {
 	x.Reps, x.Clean = m.Reps, m.Clean
 	x.LatCanary, x.TpCanary = round(m.Canaries.Latency.Median), round(m.Canaries.Throughput.Median)
 	x.Warnings = m.Warnings
+	x.Validation, x.ValidationNote = m.Validation, m.ValidationNote
 	return b
 }
 

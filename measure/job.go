@@ -377,6 +377,17 @@ func (e *Engine) runGroup(ps []*prepared, ms []*Measurement, shared []*jit.Objec
 			e.runGroup(rp, rm, shared, o)
 			return
 		}
+		if o.CacheCounters {
+			note, vals := validation(res)
+			for _, m := range ms {
+				m.ValidationNote = note
+				if len(ps) == 1 {
+					m.Validation = vals
+				} else if vals != nil {
+					m.ValidationNote = "validation counters cover a whole job: measure with Group 1"
+				}
+			}
+		}
 		var c perf.Clock
 		clean := len(res.Ticks)
 		for k, p := range ps {
@@ -403,6 +414,27 @@ func (e *Engine) runGroup(ps []*prepared, ms []*Measurement, shared []*jit.Objec
 		m.Clock.CyclesPerTick = sum.CyclesPerTick
 		m.Warnings = append(m.Warnings, sum.Warnings...)
 	}
+}
+
+// validation summarises the cache validation counters of a job.
+func validation(res *jit.Result) (string, map[string]float64) {
+	if res.CacheMisses == nil {
+		note := res.CacheErr
+		if note == "" {
+			note = "validation counters unavailable"
+		}
+		return note, nil
+	}
+	names := []string{"l1d-read-misses", "llc-read-misses", "dtlb-read-misses"}
+	out := map[string]float64{}
+	for k, n := range names {
+		var v []float64
+		for _, r := range res.CacheMisses {
+			v = append(v, float64(r[k]))
+		}
+		out[n] = perf.NewStats(v).Median
+	}
+	return "", out
 }
 
 // culprit returns the snippet whose function holds the crash, or -1.

@@ -112,8 +112,13 @@ type Measurement struct {
 	Canaries     perf.Canaries
 	Reps, Clean  int
 	Warnings     []string
-	Code         []byte // the snippet's own bytes (one copy)
-	Copies       int    // copies in the short body
-	Err          error  // the snippet could not be measured (assembly error, crash, timeout)
-	LoopRegister string
+	// Validation holds the validation counters (median per repetition of the
+	// whole job: "l1d-read-misses", "llc-read-misses", "dtlb-read-misses")
+	// when asked for and available; ValidationNote says why they are not.
+	Validation     map[string]float64
+	ValidationNote string
+	Code           []byte // the snippet's own bytes (one copy)
+	Copies         int    // copies in the short body
+	Err            error  // the snippet could not be measured (assembly error, crash, timeout)
+	LoopRegister   string
 }

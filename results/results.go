@@ -70,8 +70,12 @@ type Extra struct {
 	LatCanary     float64  `yaml:"latency_canary,omitempty"`
 	TpCanary      float64  `yaml:"throughput_canary,omitempty"`
 	Warnings      []string `yaml:"warnings,omitempty"`
-	Host          string   `yaml:"host,omitempty"` // CPU signature (vendor-family-model-stepping)
-	Date          string   `yaml:"date,omitempty"`
+	// Validation are the validation counters (cache and TLB misses per
+	// repetition) when asked for; ValidationNote says why they are missing.
+	Validation     map[string]float64 `yaml:"validation_counters,omitempty"`
+	ValidationNote string             `yaml:"validation_note,omitempty"`
+	Host           string             `yaml:"host,omitempty"` // CPU signature (vendor-family-model-stepping)
+	Date           string             `yaml:"date,omitempty"`
 	// Props are properties the generator found (zero-idiom, dep-breaking, move-eliminated).
 	Props []string `yaml:"properties,omitempty"`
 	// Helper names an instruction used to close a latency chain and Subtracted

@@ -25,6 +25,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "merge" {
 		return runBenchMerge(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "compare" {
+		return runBenchCompare(args[1:], stdout, stderr)
+	}
 	fs := newFlagSet("bench", stderr)
 	var snippetFiles, formGlobs stringList
 	fs.Var(&snippetFiles, "snippets-file", "snippet file (llvm-exegesis annotations honoured); '-' reads stdin; repeatable")
@@ -40,9 +43,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	reps := fs.Int("repetitions", 21, "repetitions per measurement (disturbed ones are dropped and re-run)")
 	out := fs.String("o", "-", "output file ('-' = stdout); written atomically")
 	noFTZ := fs.Bool("no-ftz", false, "leave MXCSR flush-to-zero / denormals-are-zero off")
+	validate := fs.Bool("validation-counters", false, "snippets: also count L1d, LLC and dTLB read misses (needs hardware counters)")
 	timeout := fs.Duration("timeout", 2*time.Second, "time limit for one measurement; a snippet that runs longer is reported as hanging")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: portlab bench --snippets-file FILE|- [flags]")
+		fmt.Fprintln(stderr, "usage: portlab bench --snippets-file FILE|- [flags]           time snippet files")
+		fmt.Fprintln(stderr, "       portlab bench --forms GLOB|--all [-o FILE] [flags]  sweep instruction forms")
+		fmt.Fprintln(stderr, "       portlab bench merge [-o FILE] RESULTS...            join shard files")
+		fmt.Fprintln(stderr, "       portlab bench compare A B                          agreement of two sweeps")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -100,7 +107,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	defer eng.Runner.Close()
 	eng.Runner.Timeout = *timeout
-	opts := measure.Options{Mode: *mode, Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, NoFTZ: *noFTZ}
+	opts := measure.Options{Mode: *mode, Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, NoFTZ: *noFTZ, CacheCounters: *validate}
 	if opts.Mode == "throughput" {
 		opts.Mode = "inverse_throughput"
 	}

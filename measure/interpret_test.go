@@ -1,0 +1,95 @@
+package measure
+
+import (
+	"math"
+	"testing"
+
+	"portlab/jit"
+	"portlab/perf"
+)
+
+// fakeJob lays out a one-snippet job as buildJob does (shared functions,
+// then the snippet's short and long body) without assembling anything.
+func fakeJob() (*prepared, *jobLayout) {
+	p := &prepared{s: &Snippet{Name: "fake"}, copies: 100, instrs: 1}
+	job := &jit.Job{}
+	for k := 0; k < nShared; k++ {
+		job.Funcs = append(job.Funcs, jit.Func{Group: k / 2, Mult: 1})
+	}
+	job.Funcs = append(job.Funcs, jit.Func{Group: 3, Mult: 1}, jit.Func{Group: 3, Mult: 1})
+	job.Schedule = []int{fCalibN, fCalib2N, nShared, nShared + 1, fLatN, fLat2N, fTpN, fTp2N, fCalibN, fCalib2N}
+	return p, &jobLayout{job: job, funcs: [][]int{{nShared, nShared + 1}}}
+}
+
+// With hardware cycle counts the value comes from the counters, not from
+// the TSC: here the TSC says 2 cycles per instruction but the counters 3.
+func TestInterpretHardwareCycles(t *testing.T) {
+	p, l := fakeJob()
+	const count = 10
+	res := &jit.Result{Counts: []uint64{count, count, count, count}}
+	// ticks at 2 ticks/cycle; the snippet 2 cycles per copy by the TSC.
+	ticks := []uint64{
+		2 * calibCopies * count, 2 * 2 * calibCopies * count, // calibration: 1 cycle per add
+		2 * 2 * 100 * count, 2 * 2 * 200 * count, // snippet: 2 cycles
+		2 * 3 * latCopies * count, 2 * 3 * 2 * latCopies * count, // imul: 3
+		2 * 32 * count, 2 * 64 * count, // adds: 0.25
+		2 * calibCopies * count, 2 * 2 * calibCopies * count,
+	}
+	cycles := []uint64{
+		calibCopies * count, 2 * calibCopies * count,
+		3 * 100 * count, 3 * 200 * count, // the counters: 3 cycles
+		3 * latCopies * count, 3 * 2 * latCopies * count,
+		32 * count, 64 * count,
+		calibCopies * count, 2 * calibCopies * count,
+	}
+	for r := 0; r < 5; r++ {
+		res.Ticks = append(res.Ticks, ticks)
+		res.Cycles = append(res.Cycles, cycles)
+		res.ContextSwitches = append(res.ContextSwitches, 0)
+		res.Migrations = append(res.Migrations, 0)
+	}
+	reps, clock := interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate})
+	if clock.Source != perf.HardwareCycles {
+		t.Errorf("clock %q, want hardware cycles", clock.Source)
+	}
+	for _, r := range reps {
+		if math.Abs(r.Value-3) > 1e-9 || math.Abs(r.LatCanary-3) > 1e-9 || r.Disturbed {
+			t.Fatalf("rep %+v: want value 3 from the counters, latency canary 3", r)
+		}
+	}
+	// Without counters the same job reads the TSC: 2 cycles.
+	res.Cycles = nil
+	reps, clock = interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate})
+	if clock.Source != perf.CalibratedTSC || math.Abs(reps[0].Value-2) > 1e-9 || math.Abs(reps[0].TicksPerCycle-2) > 1e-9 {
+		t.Errorf("TSC: clock %q value %v ticks/cycle %v", clock.Source, reps[0].Value, reps[0].TicksPerCycle)
+	}
+	// A context switch marks the repetition disturbed.
+	res.ContextSwitches[2] = 1
+	reps, _ = interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate})
+	if !reps[2].Disturbed || reps[1].Disturbed {
+		t.Errorf("disturbed flags %v %v", reps[1].Disturbed, reps[2].Disturbed)
+	}
+}
+
+// The frequency probe corrects a function that ran at a slower clock.
+func TestInterpretFrequencyProbe(t *testing.T) {
+	p, l := fakeJob()
+	const count = 10
+	res := &jit.Result{Counts: []uint64{count, count, count, count}}
+	for r := 0; r < 5; r++ {
+		res.Ticks = append(res.Ticks, []uint64{
+			calibCopies * count, 2 * calibCopies * count,
+			// The snippet's functions ran 25% slower in clock (AVX-512
+			// licence): 3 cycles take 3.75 calibration ticks.
+			375 * count, 750 * count,
+			3 * latCopies * count, 3 * 2 * latCopies * count,
+			32 * count, 64 * count,
+			calibCopies * count, 2 * calibCopies * count,
+		})
+		res.Tail = append(res.Tail, []uint64{16000, 16000, 20000, 20000, 16000, 16000, 16000, 16000, 16000, 16000})
+	}
+	reps, clock := interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate})
+	if math.Abs(clock.FrequencyFactor-1.25) > 1e-9 || math.Abs(reps[0].Value-3) > 1e-9 {
+		t.Errorf("factor %v value %v, want 1.25 and 3", clock.FrequencyFactor, reps[0].Value)
+	}
+}
