@@ -42,14 +42,20 @@
 // Analyze groups the measured forms by the model's classes: forms whose
 // entries name the same Class, or, for entries without a class, forms the
 // model gives the same latency, reciprocal throughput, uops and port
-// pressure. Within a class it buckets the points by cluster and compares
-// each bucket's centroid with the model (latency points with the entry's
-// latency, or the latency of the measured operand pair; throughput points
-// with the reciprocal throughput; uops points with the uop count and the
-// idealised port pressure). It also compares every form with its own entry,
-// so a form alone in its class, or measured only once (a noise point), is
-// still checked. A class is inconsistent when some comparison is further than
-// the inconsistency epsilon from the model; the report orders classes by
-// relative error, the most wrong first. CorrectModel turns the findings into
-// a corrected model with provenance notes.
+// pressure. Within a class it buckets the points of the displayed clusters
+// (the stable ones, or with DisplayUnstable the unstable ones) by cluster
+// and compares each bucket's centroid with the model, as exegesis does:
+// latency points with the entry's latency, or the latency of the measured
+// operand pair; throughput points with the reciprocal throughput; uops
+// points with the uop count and the idealised port pressure. It also
+// compares every form with its own entry, so that a form alone in its class,
+// measured once (a noise point) or split across clusters (unstable) is still
+// checked: a stable form by the mean of its cluster's points, the others by
+// their median; an unstable form is off only when the model lies more than
+// epsilon outside the range of its points. A class is inconsistent when
+// some comparison is further than the inconsistency epsilon from the model;
+// the report orders classes by relative error, the most wrong first.
+// Helper chains and port-conflict mixes are clustered but compared with no
+// entry. CorrectModel turns the findings into a corrected model with
+// provenance notes; WriteCSV, WriteJSON and WriteHTML write the reports.
 package cluster

@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"portlab/results"
@@ -37,9 +38,10 @@ type Point struct {
 	Err string
 	// Memory is set when the measured instruction has a memory operand.
 	Memory bool
-	// Mix marks a port-conflict benchmark of several forms: it has no single
-	// form to compare with a model.
-	Mix bool
+	// Aux marks a point that measures no single form: a port-conflict mix
+	// of several forms, or a helper chain portlab measured to subtract from
+	// other latencies. It is clustered but compared with no model entry.
+	Aux bool
 }
 
 // Label is a short human name for the point: its form, or its opcode.
@@ -52,10 +54,10 @@ func (p *Point) Label() string {
 
 // Where names the point's origin, "file.yaml#3".
 func (p *Point) Where() string {
-	if p.File == "" {
-		return fmt.Sprintf("#%d", p.Doc)
+	if p.File != "" {
+		return fmt.Sprintf("%s#%d", filepath.Base(p.File), p.Doc)
 	}
-	return fmt.Sprintf("%s#%d", p.File, p.Doc)
+	return fmt.Sprintf("#%d", p.Doc)
 }
 
 // FromBenchmarks turns the documents of one result file into points. file
@@ -96,7 +98,13 @@ func newPoint(file string, doc int, b *results.Benchmark) *Point {
 			parts = append(parts, fmt.Sprintf("%d×%s", m.Count, m.Form))
 		}
 		p.Opcode = "mix: " + strings.Join(parts, " + ")
-		p.Mix = true
+		p.Aux = true
+	case x != nil && x.Kind == "helper":
+		p.Opcode = "helper: " + strings.Join(b.Key.Instructions, "; ")
+		if x.Operands != "" {
+			p.Opcode = "helper: " + x.Operands
+		}
+		p.Aux = true
 	case x != nil && x.Form != "":
 		p.Opcode = x.Form
 		p.Form = x.Form

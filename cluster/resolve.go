@@ -24,7 +24,7 @@ func Resolve(points []*Point, m *modeldb.Model) []string {
 	r := newResolver(m)
 	miss := map[string]bool{}
 	for _, p := range points {
-		if p.Mix {
+		if p.Aux {
 			continue
 		}
 		if p.Form == "" && p.Bench != nil && len(p.Bench.Key.Instructions) > 0 {
@@ -97,8 +97,9 @@ func (r *resolver) resolve(ins string, att bool) (string, bool) {
 
 // formOp is one operand of a form name.
 type formOp struct {
-	kind   string
-	masked bool
+	kind    string
+	masked  bool
+	zeroing bool
 }
 
 // splitForm splits a canonical form name into its mnemonic and operands.
@@ -120,6 +121,7 @@ func splitForm(name string) (string, []formOp) {
 		if i := strings.Index(o, "{"); i >= 0 {
 			fo.kind = strings.TrimSpace(o[:i])
 			fo.masked = strings.Contains(o[i:], "{k}")
+			fo.zeroing = strings.Contains(o[i:], "{z}")
 		}
 		ops = append(ops, fo)
 	}
@@ -259,7 +261,7 @@ func isMCInst(ins string) bool {
 	return mcOpcodeRE.MatchString(f[0]) && f[0] != strings.ToLower(f[0])
 }
 
-var mcOpcodeRE = regexp.MustCompile(`^[A-Z][A-Z0-9_]*[a-z0-9_]*$`)
+var mcOpcodeRE = regexp.MustCompile(`^[A-Z][A-Za-z0-9_]*$`)
 
 // ---- LLVM opcode names ----
 
@@ -279,6 +281,8 @@ type opcodeHints struct {
 	imm      int  // immediate size from ri8/ri32 suffixes
 	bcst     bool
 	masked   bool
+	zeroing  bool
+	implicit string // a fixed operand the opcode names ("cl" for rCL, "1" for r1)
 }
 
 func parseLLVMOpcode(op string) (opcodeHints, bool) {
@@ -304,6 +308,13 @@ func parseLLVMOpcode(op string) (opcodeHints, bool) {
 	}
 	h.bcst = m[7] != ""
 	h.masked = m[8] != "" || strings.HasSuffix(m[4], "k") || strings.HasSuffix(m[4], "kz")
+	h.zeroing = m[8] == "kz" || strings.HasSuffix(m[4], "kz")
+	switch {
+	case strings.HasSuffix(m[4], "CL"):
+		h.implicit = "cl"
+	case strings.HasSuffix(m[4], "1"):
+		h.implicit = "1"
+	}
 	return h, true
 }
 
@@ -379,7 +390,7 @@ func (r *resolver) best(h opcodeHints, variants [][]opTok) string {
 		_, fops := splitForm(n)
 		evexName := strings.HasPrefix(n, "{evex}")
 		masked := len(fops) > 0 && fops[0].masked
-		if masked != h.masked {
+		if masked != h.masked || (masked && fops[0].zeroing != h.zeroing) {
 			continue
 		}
 		for vi, v := range variants {
@@ -417,6 +428,14 @@ func matchOps(fops []formOp, v []opTok, h opcodeHints) (float64, bool) {
 			}
 		}
 		if isFixed(k) {
+			// An implicit operand: right when the opcode names it.
+			if h.implicit == k {
+				score += 1
+			} else if h.implicit != "" {
+				return 0, false
+			} else {
+				score -= 0.5
+			}
 			continue
 		}
 		return 0, false
@@ -456,6 +475,8 @@ func opScore(k string, t opTok, h opcodeHints) (float64, bool) {
 		}
 		if kind.IsBroadcast() == (h.bcst || t.bcst) {
 			s += 0.5
+		} else {
+			s -= 2
 		}
 		if h.vec != 0 && size == h.vec {
 			s += 1
@@ -487,8 +508,8 @@ func opScore(k string, t opTok, h opcodeHints) (float64, bool) {
 				s += 1
 			}
 		}
-		if t.size == 0 && h.imm == 0 && fitsImm(t.imm, size) {
-			s += 0.25
+		if t.size == 0 && h.imm == 0 && h.size == 0 && fitsImm(t.imm, size) {
+			s += map[int]float64{8: 0.5, 16: 0.3}[size] + 0.1
 		}
 		return s, true
 	case t.reg != "" && k == t.reg:
@@ -562,6 +583,14 @@ func (r *resolver) resolveAsm(ins string, att bool) string {
 		}
 	}
 	h := opcodeHints{mnemonic: mn}
+	if ops := splitOperands(rest); len(ops) > 0 {
+		dst := ops[0]
+		if att {
+			dst = ops[len(ops)-1]
+		}
+		h.masked = strings.Contains(dst, "{%k") || strings.Contains(strings.ToLower(dst), "{k")
+		h.zeroing = h.masked && strings.Contains(dst, "{z}")
+	}
 	if f := r.best(h, [][]opTok{ops}); f != "" || !att {
 		return f
 	}

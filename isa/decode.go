@@ -16,6 +16,7 @@ type DecodeError struct {
 	Msg    string
 }
 
+// Error renders the offset, address, message and bytes.
 func (e *DecodeError) Error() string {
 	return fmt.Sprintf("offset %#x (address %#x): %s: % x", e.Offset, e.Addr, e.Msg, e.Bytes)
 }
@@ -235,7 +236,7 @@ func parseEncSpec(s string) (encSpec, bool) {
 		case t == "REX" || t == "REX.R" || t == "REX.B" || t == "+":
 		case t == "NP":
 			e.np = true
-		case t == "/r":
+		case t == "/r" || t == "/vsib":
 			e.digit = -1
 		case len(t) == 2 && t[0] == '/' && t[1] >= '0' && t[1] <= '7':
 			e.digit = int8(t[1] - '0')

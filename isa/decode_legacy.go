@@ -378,6 +378,12 @@ func decodeLegacy(tabs *decTables, code []byte, addr uint64, pre legacyPrefixes)
 	if err != nil {
 		msg = err.Error()
 	}
+	if len(code) < 15 {
+		padded := append(append([]byte(nil), code...), make([]byte, 15)...)
+		if xi, err := x86asm.Decode(padded, 64); err == nil && xi.Len > len(code) {
+			msg = "truncated instruction"
+		}
+	}
 	return nil, decodeErr(code, addr, msg)
 }
 

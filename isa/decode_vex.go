@@ -229,7 +229,7 @@ func decodeVEX(tabs *decTables, code []byte, addr uint64, pre legacyPrefixes) (*
 			}
 		}
 		if v.evex && e.mem {
-			mf.disp8Scale = e.memBits / 8
+			mf.disp8Scale = disp8Scale(f, e.memBits)
 		}
 		var ok bool
 		mr, ok = decodeModRM(code[p:], mf)
@@ -326,4 +326,25 @@ func atoiKind(k Kind) int {
 		n = n*10 + int(k[i]-'0')
 	}
 	return n
+}
+
+// disp8Scale returns N of the EVEX compressed displacement disp8*N: the
+// memory operand's size in bytes (the element size for broadcasts and
+// scalars, which their kinds already give), except for compress and expand,
+// whose displacement scales with the element size (tuple T1S).
+func disp8Scale(f *Form, memBits int) int {
+	m := f.Mnemonic
+	if strings.Contains(m, "compress") || strings.Contains(m, "expand") {
+		switch {
+		case strings.HasSuffix(m, "b"):
+			return 1
+		case strings.HasSuffix(m, "w"):
+			return 2
+		case strings.HasSuffix(m, "d") && !strings.HasSuffix(m, "pd"), strings.HasSuffix(m, "ps"):
+			return 4
+		default:
+			return 8
+		}
+	}
+	return memBits / 8
 }

@@ -42,6 +42,7 @@ const (
 	SyntaxIntel
 )
 
+// String returns "att", "intel" or "unknown".
 func (s Syntax) String() string {
 	switch s {
 	case SyntaxATT:
@@ -114,12 +115,12 @@ type Rounding uint8
 
 // Roundings.
 const (
-	RoundNone Rounding = iota
-	RoundNearest       // {rn-sae}
-	RoundDown          // {rd-sae}
-	RoundUp            // {ru-sae}
-	RoundZero          // {rz-sae}
-	RoundSAE           // {sae}: suppress all exceptions, no rounding override
+	RoundNone    Rounding = iota
+	RoundNearest          // {rn-sae}
+	RoundDown             // {rd-sae}
+	RoundUp               // {ru-sae}
+	RoundZero             // {rz-sae}
+	RoundSAE              // {sae}: suppress all exceptions, no rounding override
 )
 
 var roundingNames = [...]string{"", "{rn-sae}", "{rd-sae}", "{ru-sae}", "{rz-sae}", "{sae}"}
@@ -144,6 +145,7 @@ const (
 	OpLabel             // a branch target: Symbol ("loop", "1b", "1f"), or Imm as an absolute address when Symbol is ""
 )
 
+// String returns "reg", "mem", "imm", "label" or "none".
 func (t OperandType) String() string {
 	switch t {
 	case OpReg:
@@ -160,7 +162,7 @@ func (t OperandType) String() string {
 
 // InstMem is a memory operand: Segment:[Base + Index*Scale + Symbol + Disp].
 type InstMem struct {
-	Segment Reg   // srcSegment override (fs, gs, ...), RegNone if none
+	Segment Reg   // segment override (fs, gs, ...), RegNone if none
 	Base    Reg   // base register, RIP for rip-relative addressing, RegNone if none
 	Index   Reg   // index register (a vector register for VSIB), RegNone if none
 	Scale   int   // 1, 2, 4 or 8 (1 when there is no index)
@@ -188,9 +190,9 @@ func (m InstMem) BroadcastString() string {
 // InstOperand is one explicit operand of an instruction.
 type InstOperand struct {
 	Type OperandType
-	Reg  Reg    // OpReg
+	Reg  Reg     // OpReg
 	Mem  InstMem // OpMem
-	Imm  int64  // OpImm; OpLabel with an absolute target (decoded code)
+	Imm  int64   // OpImm; OpLabel with an absolute target (decoded code)
 	// Symbol names the symbol of an immediate ("$sym+4" has Symbol "sym" and
 	// Imm 4) or the target of a label operand.
 	Symbol string
@@ -310,6 +312,7 @@ type ParseError struct {
 	Msg  string
 }
 
+// Error renders "file:line:col: message".
 func (e *ParseError) Error() string {
 	return Pos{e.File, e.Line, e.Col}.String() + ": " + e.Msg
 }
@@ -321,6 +324,7 @@ func (e *ParseError) Pos() Pos { return Pos{e.File, e.Line, e.Col} }
 // order. Its Error method describes the first one and counts the rest.
 type ParseErrors []*ParseError
 
+// Error describes the first error and counts the others.
 func (l ParseErrors) Error() string {
 	switch len(l) {
 	case 0:
@@ -349,6 +353,8 @@ type FormError struct {
 	Msg        string   // what went wrong ("no form of "vaddpd" takes (zmm, zmm, r64)")
 }
 
+// Error renders the position (when known), the message and up to eight
+// candidate forms.
 func (e *FormError) Error() string {
 	s := e.Msg
 	if len(e.Candidates) > 0 {

@@ -285,6 +285,9 @@ func (in *Inst) match(f *Form) (formMatchCost, bool) {
 	case f.Encoding == EVEX:
 		c[1] = 1
 	}
+	if in.Rounding != RoundNone && !roundingAllowed(f) {
+		return c, false
+	}
 	// masking
 	masked := len(f.Operands) > 0 && f.Operands[0].Masked
 	zeroing := masked && f.Operands[0].Zeroing
@@ -321,8 +324,7 @@ func (in *Inst) match(f *Form) (formMatchCost, bool) {
 				if !x.IsVector() {
 					return c, false
 				}
-				want := map[byte]RegClass{'x': ClassXMM, 'y': ClassYMM, 'z': ClassZMM}[k[len(k)-1]]
-				if x.Class() != want || a.Mem.Broadcast != 0 {
+				if x.Class() != vsibClass(k) || a.Mem.Broadcast != 0 {
 					return c, false
 				}
 				if a.Mem.Size != 0 && a.Mem.Size != instKindBits(k) {
@@ -341,6 +343,9 @@ func (in *Inst) match(f *Form) (formMatchCost, bool) {
 			}
 			if k.IsBroadcast() != (a.Mem.Broadcast != 0) {
 				return c, false
+			}
+			if a.Mem.Size == 0 && strings.HasPrefix(string(k), "m16:") && (f.Mnemonic == "call" || f.Mnemonic == "jmp") && !strings.HasPrefix(in.SourceMnemonic, "l") {
+				return c, false // an unsized call/jmp operand is near; far ones say lcall/ljmp or a size
 			}
 			if kb := instKindBits(k); kb != 0 && a.Mem.Size != 0 && kb != a.Mem.Size {
 				return c, false
@@ -389,6 +394,34 @@ func (in *Inst) match(f *Form) (formMatchCost, bool) {
 		}
 	}
 	return c, true
+}
+
+// roundingAllowed reports whether an EVEX form can take embedded rounding or
+// {sae}: 512-bit packed forms and scalar forms.
+func roundingAllowed(f *Form) bool {
+	zmm, ymm := false, false
+	for _, op := range f.Operands {
+		switch op.Kind {
+		case KindZMM:
+			zmm = true
+		case KindYMM:
+			ymm = true
+		}
+		if op.Kind.IsMemory() {
+			return false
+		}
+	}
+	if zmm {
+		return true
+	}
+	if ymm {
+		return false
+	}
+	m := f.Mnemonic
+	return strings.HasSuffix(m, "ss") || strings.HasSuffix(m, "sd") || strings.HasSuffix(m, "sh") ||
+		strings.Contains(m, "si2") || strings.Contains(m, "2si") || strings.Contains(m, "2usi") ||
+		strings.Contains(m, "sd2") || strings.Contains(m, "ss2") || strings.Contains(m, "sh2") ||
+		strings.HasPrefix(m, "vcomis") || strings.HasPrefix(m, "vucomis")
 }
 
 // argKindString renders the operand kinds of the instruction for messages.

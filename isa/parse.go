@@ -1,6 +1,7 @@
 package isa
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -17,6 +18,7 @@ const (
 	StmtInst                      // an instruction
 )
 
+// String returns "blank", "comment", "label", "directive" or "inst".
 func (k StmtKind) String() string {
 	switch k {
 	case StmtComment:
@@ -113,8 +115,16 @@ func (f *File) ResolveForms() error {
 // parse and, if any line was bad, a ParseErrors listing every error with its
 // position. Instructions are mapped to catalog forms where possible (Form
 // stays nil where not; File.ResolveForms reports why). Parse never panics.
-func Parse(filename string, src []byte) (*File, error) {
+func Parse(filename string, src []byte) (f *File, err error) {
 	p := &asmParser{file: filename}
+	defer func() {
+		// A bug in the parser must not take the caller down: report it as an
+		// error at the line being parsed.
+		if r := recover(); r != nil {
+			p.errs = append(p.errs, &ParseError{File: filename, Line: max(p.line, 1), Col: 1, Msg: fmt.Sprintf("internal error: %v", r)})
+			f, err = p.f, p.errs
+		}
+	}()
 	p.f = &File{Name: filename}
 	p.syntax = detectSyntax(src)
 	p.f.Syntax = p.syntax
@@ -379,6 +389,9 @@ func detectSyntax(src []byte) Syntax {
 		if i := strings.IndexAny(l, "#"); i >= 0 {
 			l = l[:i]
 		}
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, ";") {
+			continue // a comment line in Intel style
+		}
 		if i := strings.Index(l, "//"); i >= 0 {
 			l = l[:i]
 		}
@@ -565,6 +578,7 @@ func (p *asmParser) splitOperands(s string, col int) ([]srcSegment, bool) {
 	var out []srcSegment
 	depth := 0
 	var stack []byte
+	var stackAt []int
 	start := 0
 	emit := func(end int) bool {
 		t := s[start:end]
@@ -587,6 +601,7 @@ func (p *asmParser) splitOperands(s string, col int) ([]srcSegment, bool) {
 		switch c := s[i]; c {
 		case '(', '[', '{':
 			stack = append(stack, c)
+			stackAt = append(stackAt, i)
 			depth++
 		case ')', ']', '}':
 			want := byte('(')
@@ -600,6 +615,7 @@ func (p *asmParser) splitOperands(s string, col int) ([]srcSegment, bool) {
 				return nil, false
 			}
 			stack = stack[:depth-1]
+			stackAt = stackAt[:depth-1]
 			depth--
 		case ',':
 			if depth == 0 {
@@ -611,7 +627,7 @@ func (p *asmParser) splitOperands(s string, col int) ([]srcSegment, bool) {
 		}
 	}
 	if depth != 0 {
-		p.errorf(p.line, col+len(s), "unbalanced "+strconv.Quote(string(stack[depth-1])))
+		p.errorf(p.line, col+stackAt[depth-1], "unbalanced "+strconv.Quote(string(stack[depth-1])))
 		return nil, false
 	}
 	if !emit(len(s)) {
@@ -848,7 +864,7 @@ func (p *asmParser) attOperand(s string, col int, branch bool, d *opDecor) (Inst
 			return op, false
 		}
 		if r.Class() != ClassSeg {
-			p.errorf(p.line, col, "srcSegment override with "+strconv.Quote("%"+r.Name())+", not a srcSegment register")
+			p.errorf(p.line, col, "segment override with "+strconv.Quote("%"+r.Name())+", not a segment register")
 			return op, false
 		}
 		restCol := col + len(s) - len(rest) + 1
@@ -1246,7 +1262,7 @@ func (p *asmParser) intelOperand(s string, col int, branch bool, d *opDecor) (In
 		op.Type, op.Imm, op.Symbol = OpImm, v.val, v.sym
 		return op, true
 	}
-	// srcSegment override "fs:"
+	// segment override "fs:"
 	var seg Reg
 	if n := asmIdentLen(strings.TrimPrefix(s, "%")); n > 0 {
 		k := n
@@ -1261,7 +1277,7 @@ func (p *asmParser) intelOperand(s string, col int, branch bool, d *opDecor) (In
 				col += len(s) - len(rest)
 				s = rest
 				if s == "" {
-					p.errorf(p.line, col, "missing address after srcSegment")
+					p.errorf(p.line, col, "missing address after segment")
 					return op, false
 				}
 			}
@@ -1339,7 +1355,7 @@ func (p *asmParser) intelMem(s string, col, open int) (InstMem, bool) {
 	}
 	inner := s[open+1 : closeAt]
 	icol := col + open + 1
-	// srcSegment inside the brackets: [fs:rax]
+	// segment inside the brackets: [fs:rax]
 	if n := asmIdentLen(strings.TrimLeft(inner, " \t%")); n > 0 {
 		t := strings.TrimLeft(inner, " \t")
 		k := n

@@ -37,7 +37,7 @@ func (c RegClass) String() string {
 
 // Reg is a machine register. The zero value, RegNone, is no register.
 // Registers are laid out in blocks: the 64-, 32-, 16- and low 8-bit GPRs
-// numbered 0-15 each, the high byte registers, rip/eip, srcSegment registers,
+// numbered 0-15 each, the high byte registers, rip/eip, segment registers,
 // xmm/ymm/zmm 0-31, k0-7, mm0-7, st(0)-st(7), cr0-15, dr0-15 and bnd0-3.
 type Reg uint16
 
@@ -251,7 +251,7 @@ func (r Reg) Class() RegClass { return r.info().class }
 
 // Width returns the width in bits: 8, 16, 32, 64 for GPRs; 128, 256, 512 for
 // vector registers; 64 for k and mm registers; 80 for st(i); 16 for
-// srcSegment registers.
+// segment registers.
 func (r Reg) Width() int { return int(r.info().width) }
 
 // Num returns the register number as encoded (0-15 for GPRs, 0-31 for vector

@@ -138,3 +138,25 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stderr, "merged %d files: %d results\n", len(files), len(merged))
 	return nil
 }
+
+func runBenchCompare(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("bench compare", stderr)
+	tol := fs.Float64("tolerance", 0.01, "relative difference counted as agreement")
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) != 2 {
+		return usageError{"usage: portlab bench compare [--tolerance 0.01] A.yaml B.yaml"}
+	}
+	a, err := results.ReadFile(files[0])
+	if err != nil {
+		return err
+	}
+	b, err := results.ReadFile(files[1])
+	if err != nil {
+		return err
+	}
+	sweep.WriteAgreement(stdout, sweep.Compare(a, b, *tol))
+	return nil
+}
