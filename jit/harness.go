@@ -20,6 +20,11 @@ type Frame struct {
 	Masks    bool // initialise k1-k7 (needs avx512f)
 	MasksQ   bool // kmovq is available (avx512bw); else kmovw
 	MXCSR    bool // load ctx MXCSR before the body (FTZ/DAZ by default)
+	// Reset lists 64-bit registers reloaded from the context at the start of
+	// every loop iteration (inside the timed region: the cost is the same at
+	// both body lengths and cancels in the differential), so that pointers a
+	// kernel advances cannot run out of the scratch memory.
+	Reset []string
 	// Warm512 runs a few 512-bit multiplies before the set-up, so that a job
 	// of AVX-512 code keeps the core in one frequency licence throughout,
 	// calibration and canaries included (needs avx512f).
@@ -116,6 +121,12 @@ func HarnessSource(f Frame, body string, att bool, copies int) string {
 	w("mov rax, [rax+%d]", ctxGPR)
 	w(".p2align 6")
 	w("__portlab_loop%s:", UnitToken)
+	for _, r := range f.Reset {
+		if n := GPRNumber(r); n >= 0 && n != 4 && r != f.LoopReg {
+			w("mov %s, [rsp+8]", r)
+			w("mov %s, [%s+%d]", r, r, ctxGPR+8*n)
+		}
+	}
 	w("%s:", markBody)
 	if att {
 		w(".att_syntax")

@@ -5,6 +5,7 @@ import (
 
 	"portlab/hostcpu"
 	"portlab/jit"
+	"portlab/perf"
 )
 
 // NewHostEngine returns an engine for this machine: GNU as from PATH with
@@ -26,5 +27,6 @@ func NewHostEngine(cpu int) (*Engine, *hostcpu.Info, error) {
 		return nil, nil, err
 	}
 	r := jit.NewRunner(cpu)
-	return &Engine{Asm: asm, Runner: r, Host: Host{Has: info.Has, TSCHz: float64(info.TSCHz), CPU: info.Microarch}}, info, nil
+	return &Engine{Asm: asm, Runner: r, Host: Host{Has: info.Has, TSCHz: float64(info.TSCHz), CPU: info.Microarch},
+		Baseline: perf.LoadBaseline(info.Signature())}, info, nil
 }

@@ -48,7 +48,7 @@ func TestInterpretHardwareCycles(t *testing.T) {
 		res.ContextSwitches = append(res.ContextSwitches, 0)
 		res.Migrations = append(res.Migrations, 0)
 	}
-	reps, clock := interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate})
+	reps, clock := interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate}, 0)
 	if clock.Source != perf.HardwareCycles {
 		t.Errorf("clock %q, want hardware cycles", clock.Source)
 	}
@@ -59,13 +59,13 @@ func TestInterpretHardwareCycles(t *testing.T) {
 	}
 	// Without counters the same job reads the TSC: 2 cycles.
 	res.Cycles = nil
-	reps, clock = interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate})
+	reps, clock = interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate}, 0)
 	if clock.Source != perf.CalibratedTSC || math.Abs(reps[0].Value-2) > 1e-9 || math.Abs(reps[0].TicksPerCycle-2) > 1e-9 {
 		t.Errorf("TSC: clock %q value %v ticks/cycle %v", clock.Source, reps[0].Value, reps[0].TicksPerCycle)
 	}
 	// A context switch marks the repetition disturbed.
 	res.ContextSwitches[2] = 1
-	reps, _ = interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate})
+	reps, _ = interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate}, 0)
 	if !reps[2].Disturbed || reps[1].Disturbed {
 		t.Errorf("disturbed flags %v %v", reps[1].Disturbed, reps[2].Disturbed)
 	}
@@ -88,7 +88,7 @@ func TestInterpretFrequencyProbe(t *testing.T) {
 		})
 		res.Tail = append(res.Tail, []uint64{16000, 16000, 20000, 20000, 16000, 16000, 16000, 16000, 16000, 16000})
 	}
-	reps, clock := interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate})
+	reps, clock := interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate}, 0)
 	if math.Abs(clock.FrequencyFactor-1.25) > 1e-9 || math.Abs(reps[0].Value-3) > 1e-9 {
 		t.Errorf("factor %v value %v, want 1.25 and 3", clock.FrequencyFactor, reps[0].Value)
 	}

@@ -114,6 +114,10 @@ func (e *Engine) prepare(s *Snippet) *prepared {
 		}
 	}
 	p.frame = e.frameFor(s, loopReg)
+	if s.ResetPointers {
+		bases, indexes := memRegisters(s.Source, s.ATT)
+		p.frame.Reset = append(sortedKeys(bases), sortedKeys(indexes)...)
+	}
 	lines := strings.Count(strings.TrimRight(s.Source, "\n"), "\n") + 1
 	p.probe = &jit.Unit{Name: s.Name, Source: jit.ProbeSource(s.Source), ATT: s.ATT,
 		LineOffset: s.LineOffset, Marks: jit.ProbeMarks(lines)}
@@ -392,13 +396,21 @@ func (e *Engine) runGroup(ps []*prepared, ms []*Measurement, shared []*jit.Objec
 		clean := len(res.Ticks)
 		for k, p := range ps {
 			var r []perf.Rep
-			r, c = interpret(p, l, k, res, o)
+			r, c = interpret(p, l, k, res, o, e.Baseline.Get())
 			reps[k] = append(reps[k], r...)
 			if n := perf.CountClean(reps[k]); n < clean {
 				clean = n
 			}
 		}
 		clock = c
+		if len(reps) > 0 {
+			// The quiet value: the median throughput canary of the first
+			// snippet's clean repetitions.
+			s := perf.Summarize(reps[0])
+			if s.Clean > 0 {
+				e.Baseline.Observe(s.Canaries.Throughput.Median)
+			}
+		}
 		if clean >= (o.Reps+1)/2 {
 			break
 		}
@@ -509,7 +521,7 @@ func clockFactors(job *jit.Job, res *jit.Result) map[int]float64 {
 
 // interpret turns one job's raw ticks into per-repetition values of
 // snippet k.
-func interpret(p *prepared, l *jobLayout, k int, res *jit.Result, o Options) ([]perf.Rep, perf.Clock) {
+func interpret(p *prepared, l *jobLayout, k int, res *jit.Result, o Options, baseline float64) ([]perf.Rep, perf.Clock) {
 	job := l.job
 	first, last := map[int]int{}, map[int]int{}
 	for pos, f := range job.Schedule {
@@ -576,7 +588,7 @@ func interpret(p *prepared, l *jobLayout, k int, res *jit.Result, o Options) ([]
 		}
 		reps = append(reps, rep)
 	}
-	perf.MarkDisturbed(reps)
+	perf.MarkDisturbed(reps, baseline)
 	return reps, clock
 }
 

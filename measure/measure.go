@@ -98,6 +98,15 @@ type Engine struct {
 	Asm    *jit.Assembler
 	Runner *jit.Runner
 	Host   Host
+	// Baseline is the host's quiet throughput-canary value (nil: the run's
+	// own median is the reference).
+	Baseline *perf.Baseline
+}
+
+// Close stops the worker and saves the baseline.
+func (e *Engine) Close() error {
+	e.Runner.Close()
+	return e.Baseline.Save()
 }
 
 // Measurement is the result of timing one snippet.

@@ -37,6 +37,9 @@ type Snippet struct {
 
 	// Set-up hints from the snippet generator (not exegesis annotations).
 	ScratchSelf bool // fill scratch memory with its own address (pointer chases)
+	// ResetPointers reloads the registers the snippet uses as memory base or
+	// index at every loop iteration (kernels that advance pointers).
+	ResetPointers bool
 	// ScratchFill is repeated over the scratch memory (nil: zeros), e.g. to
 	// give divisions from memory a non-zero divisor.
 	ScratchFill []byte

@@ -45,12 +45,20 @@ const (
 // migration, a latency canary off its known value, a throughput canary slower
 // than the run's median, or a core clock that moved between the two
 // calibrations.
-func MarkDisturbed(reps []Rep) {
+//
+// baseline is the fastest throughput canary this host has shown when quiet
+// (0 = unknown): a repetition whose canary is more than TpCanaryTolerance
+// above it ran beside a busy SMT sibling, even if every repetition of the
+// run did. Without a baseline the run's own median stands in.
+func MarkDisturbed(reps []Rep, baseline float64) {
 	var tps []float64
 	for _, r := range reps {
 		tps = append(tps, r.TpCanary)
 	}
 	tpMed := NewStats(tps).Median
+	if baseline > 0 && baseline < tpMed {
+		tpMed = baseline
+	}
 	for i := range reps {
 		r := &reps[i]
 		switch {
@@ -63,7 +71,7 @@ func MarkDisturbed(reps []Rep) {
 		case math.Abs(r.LatCanary-LatCanaryExpected)/LatCanaryExpected > LatCanaryTolerance:
 			r.Disturbed, r.Reason = true, fmt.Sprintf("latency canary %.3f (want %.1f)", r.LatCanary, LatCanaryExpected)
 		case tpMed > 0 && (r.TpCanary-tpMed)/tpMed > TpCanaryTolerance:
-			r.Disturbed, r.Reason = true, fmt.Sprintf("throughput canary %.3f, %.0f%% above the run's median", r.TpCanary, 100*(r.TpCanary-tpMed)/tpMed)
+			r.Disturbed, r.Reason = true, fmt.Sprintf("throughput canary %.3f, %.0f%% above the quiet value %.3f (busy SMT sibling?)", r.TpCanary, 100*(r.TpCanary-tpMed)/tpMed, tpMed)
 		case r.CalibrationDrift > DriftTolerance:
 			r.Disturbed, r.Reason = true, fmt.Sprintf("core clock drifted %.1f%% within the repetition", 100*r.CalibrationDrift)
 		}

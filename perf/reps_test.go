@@ -17,8 +17,8 @@ func TestMarkDisturbed(t *testing.T) {
 	reps[3].TpCanary = 0.25
 	reps[4].CalibrationDrift = 0.02
 	reps[5].Migrations = 1
-	MarkDisturbed(reps)
-	want := []string{"", "2 context switch(es)", "latency canary 3.100 (want 3.0)", "throughput canary 0.250, 25% above the run's median",
+	MarkDisturbed(reps, 0)
+	want := []string{"", "2 context switch(es)", "latency canary 3.100 (want 3.0)", "throughput canary 0.250, 25% above the quiet value 0.200 (busy SMT sibling?)",
 		"core clock drifted 2.0% within the repetition", "migrated to another CPU", ""}
 	for i, r := range reps {
 		if r.Reason != want[i] || r.Disturbed != (want[i] != "") {
@@ -36,7 +36,7 @@ func TestSummarize(t *testing.T) {
 		reps = append(reps, cleanRep(v))
 	}
 	reps = append(reps, Rep{Value: 9, TicksPerCycle: 0.7, LatCanary: 3.5, TpCanary: 0.2})
-	MarkDisturbed(reps)
+	MarkDisturbed(reps, 0)
 	s := Summarize(reps)
 	if s.Clean != 5 || s.Reps != 6 || s.Value.Median != 3.0 || s.Value.Min != 2.98 || s.Value.Max != 3.02 {
 		t.Errorf("summary %+v", s)
@@ -51,7 +51,7 @@ func TestSummarize(t *testing.T) {
 	for i := 0; i < 6; i++ {
 		reps = append(reps, Rep{Value: 4, TicksPerCycle: 0.7, LatCanary: 3, TpCanary: 0.2, ContextSwitches: 1})
 	}
-	MarkDisturbed(reps)
+	MarkDisturbed(reps, 0)
 	s = Summarize(reps)
 	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "only 5 of 12 repetitions were clean") || !strings.Contains(s.Warnings[0], "context switches: 6") {
 		t.Errorf("warnings %v", s.Warnings)
@@ -68,5 +68,21 @@ func TestStats(t *testing.T) {
 	}
 	if e := NewStats(nil); !math.IsNaN(e.Median) || e.N != 0 {
 		t.Errorf("empty %+v", e)
+	}
+}
+
+// A run that was disturbed throughout is caught by the host's quiet baseline.
+func TestMarkDisturbedBaseline(t *testing.T) {
+	reps := []Rep{cleanRep(1), cleanRep(1), cleanRep(1)}
+	for i := range reps {
+		reps[i].TpCanary = 0.24
+	}
+	MarkDisturbed(reps, 0)
+	if CountClean(reps) != 3 {
+		t.Error("without a baseline a uniformly slow run looks clean")
+	}
+	MarkDisturbed(reps, 0.2)
+	if CountClean(reps) != 0 {
+		t.Error("with the quiet baseline 0.2 a run at 0.24 is disturbed")
 	}
 }

@@ -105,7 +105,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer eng.Runner.Close()
+	defer eng.Close()
 	eng.Runner.Timeout = *timeout
 	opts := measure.Options{Mode: *mode, Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, NoFTZ: *noFTZ, CacheCounters: *validate}
 	if opts.Mode == "throughput" {

@@ -104,17 +104,20 @@ func loadModelArg(spec string, lenient bool, stderr io.Writer) (*modeldb.Model, 
 
 // writeModel writes a model to a file (atomically; .gz compresses) or, for
 // "-", to stdout.
-func writeModel(m *modeldb.Model, out string, stdout io.Writer) error {
+func writeModel(m *modeldb.Model, out string, compact bool, stdout io.Writer) error {
+	opt := modeldb.MarshalOptions{Compact: compact}
 	if out == "-" {
-		data, err := m.Marshal()
+		data, err := m.MarshalWith(opt)
 		if err != nil {
 			return err
 		}
 		_, err = stdout.Write(data)
 		return err
 	}
-	return m.Save(out)
+	return m.SaveWith(out, opt)
 }
+
+const compactHelp = "leave out the OSACA name and operands of each entry (half the size and load time; OSACA cannot read the file)"
 
 // reportTo is where a subcommand's summary goes: stdout when the model
 // goes to a file, stderr when the model itself is on stdout.
@@ -145,6 +148,7 @@ func runImportOSACA(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "-", "output model file ('-' = stdout; .gz compresses); written atomically")
 	noDerive := fs.Bool("no-derive", false, "do not add the memory forms OSACA derives from register forms plus a load or store")
 	examples := fs.Int("examples", 10, "how many unmapped entries to list")
+	compact := fs.Bool("compact", false, compactHelp)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: portlab model import osaca FILE [-o out.yml] [--no-derive]")
 		fs.PrintDefaults()
@@ -160,7 +164,7 @@ func runImportOSACA(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := writeModel(m, *out, stdout); err != nil {
+	if err := writeModel(m, *out, *compact, stdout); err != nil {
 		return err
 	}
 	fmt.Fprint(reportTo(*out, stdout, stderr), rep.Summary(*examples))
@@ -178,6 +182,7 @@ func runImportLLVM(args []string, stdout, stderr io.Writer) error {
 	batch := fs.Int("batch", 1500, "forms per llvm-mca run")
 	examples := fs.Int("examples", 5, "how many rejected forms to list per reason")
 	timeout := fs.Duration("timeout", 10*time.Minute, "time limit for the whole import")
+	compact := fs.Bool("compact", false, compactHelp)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: portlab model import llvm --mcpu NAME [-o out.yml] [--forms GLOB]")
 		fs.PrintDefaults()
@@ -208,9 +213,13 @@ func runImportLLVM(args []string, stdout, stderr io.Writer) error {
 	opt := modeldb.LLVMOptions{MCPU: *mcpu, MCA: *mca, Forms: forms, Iterations: *iters, Batch: *batch}
 	note := ""
 	if *mcpu == "host" {
-		if info, err := hostcpu.Detect(); err == nil && info.Microarch != "" && info.Microarch != "generic" {
-			opt.MCPU = info.Microarch
-			note = fmt.Sprintf("host CPU is %s", info.Microarch)
+		if info, err := hostcpu.Detect(); err == nil {
+			// Only the forms this host can run.
+			opt.Supported = func(f *isa.Form) bool { return f.Supported(info.Has) }
+			if info.Microarch != "" && info.Microarch != "generic" {
+				opt.MCPU = info.Microarch
+				note = fmt.Sprintf("host CPU is %s", info.Microarch)
+			}
 		}
 	}
 	m, rep, err := modeldb.ImportLLVM(ctx, opt)
@@ -225,7 +234,7 @@ func runImportLLVM(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := writeModel(m, *out, stdout); err != nil {
+	if err := writeModel(m, *out, *compact, stdout); err != nil {
 		return err
 	}
 	fmt.Fprint(reportTo(*out, stdout, stderr), rep.Summary(*examples))
@@ -267,6 +276,7 @@ func runImportExegesis(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("model import exegesis", stderr)
 	out := fs.String("o", "-", "output model file ('-' = stdout; .gz compresses); written atomically")
 	name := fs.String("name", "", "model name")
+	compact := fs.Bool("compact", false, compactHelp)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: portlab model import exegesis FILE... [-o out.yml]")
 		fs.PrintDefaults()
@@ -283,7 +293,7 @@ func runImportExegesis(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	m, ms := modeldb.ImportExegesis(bs, modeldb.ExegesisOptions{OpcodeForms: opcodes, Name: *name, Sources: pos})
-	if err := writeModel(m, *out, stdout); err != nil {
+	if err := writeModel(m, *out, *compact, stdout); err != nil {
 		return err
 	}
 	w := reportTo(*out, stdout, stderr)
@@ -306,6 +316,7 @@ func runModelBuild(args []string, stdout, stderr io.Writer) error {
 	lowConf := fs.Float64("low-confidence", 0.05, "fit error above which a form is marked low-confidence")
 	fits := fs.String("fits", "", "write every form's fit (class, mixes, error, confidence) as CSV here")
 	examples := fs.Int("examples", 10, "how many low-confidence forms and corrections to list")
+	compact := fs.Bool("compact", false, compactHelp)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: portlab model build RESULTS... [-o model.yml] [--base MODEL] [--holdout 0.2]")
 		fs.PrintDefaults()
@@ -339,7 +350,7 @@ func runModelBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := writeModel(m, *out, stdout); err != nil {
+	if err := writeModel(m, *out, *compact, stdout); err != nil {
 		return err
 	}
 	w := reportTo(*out, stdout, stderr)

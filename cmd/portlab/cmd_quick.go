@@ -25,7 +25,7 @@ func runQuick(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer eng.Runner.Close()
+	defer eng.Close()
 	var forms []*isa.Form
 	for _, n := range sweep.QuickForms {
 		if f, ok := isa.Lookup(n); ok && f.Supported(info.Has) {

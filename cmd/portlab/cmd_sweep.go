@@ -70,7 +70,7 @@ func runSweep(f sweepFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer eng.Runner.Close()
+	defer eng.Close()
 	eng.Runner.Timeout = f.timeout
 	globs := f.globs
 	if f.all {

@@ -1,0 +1,593 @@
+package modeldb
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"portlab/isa"
+)
+
+// BuildOptions control Build.
+type BuildOptions struct {
+	// Name of the model; LLVMCPU its LLVM -mcpu name (both default to the
+	// base model's).
+	Name    string
+	LLVMCPU string
+	// Base is a model to start from (imported from OSACA or LLVM): its
+	// ports, its header, its entries for unmeasured forms, and each
+	// measured form's starting mapping. Every change is recorded.
+	Base *Model
+	// HoldOut is the fraction of mixes kept out of the fit for validation
+	// (chosen by a hash of the mix, so the same ones on every run); they
+	// are returned in the report for EvaluateMixes.
+	HoldOut float64
+	// Sources name the result files, for the provenance.
+	Sources []string
+	Infer   InferOptions
+	// Now stamps the provenance (nil: time.Now).
+	Now func() time.Time
+}
+
+// FormFit is how well a form's inferred ports explain its measurements.
+type FormFit struct {
+	Form  string
+	Class int // forms of one class share one mapping
+	// Mixes is the number of port-conflict mixes the error is over.
+	Mixes int
+	// Error is the RMS and MaxError the largest relative error of the
+	// predicted mix throughputs.
+	Error, MaxError float64
+	Confidence      string // "high" or "low"
+	Note            string
+}
+
+// Correction is a change Build made to a base entry.
+type Correction struct {
+	Form     string
+	Field    string // "throughput", "latency", "port_pressure", "uops"
+	Old, New string
+}
+
+// BuildReport says what Build did.
+type BuildReport struct {
+	Measured  int // forms with a measured throughput or latency
+	Classes   int // classes of forms fitted together
+	MixesUsed int // mixes used for fitting
+	HeldOut   []*MixMeasurement
+	Ports     []string
+	// DispatchWidth is the dispatch width the fit used: the base model's,
+	// or the largest uop rate the measurements show.
+	DispatchWidth float64
+	Fits          []FormFit // per measured form with a throughput
+	LowConfidence int
+	Corrections   []Correction
+	Skipped       []string
+}
+
+// Summary renders the report in a few lines, with up to n examples.
+func (r *BuildReport) Summary(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d measured forms in %d classes; %d mixes fitted, %d held out; %d ports: %s; dispatch width %s\n",
+		r.Measured, r.Classes, r.MixesUsed, len(r.HeldOut), len(r.Ports), strings.Join(r.Ports, " "), FormatNum(r.DispatchWidth))
+	fits := append([]FormFit(nil), r.Fits...)
+	sort.SliceStable(fits, func(i, j int) bool { return fits[i].Error > fits[j].Error })
+	fmt.Fprintf(&b, "%d forms low-confidence", r.LowConfidence)
+	if r.LowConfidence > 0 {
+		b.WriteString(":")
+	}
+	b.WriteString("\n")
+	shown := 0
+	for _, f := range fits {
+		if f.Confidence != "low" {
+			continue
+		}
+		if shown == n {
+			fmt.Fprintf(&b, "  ... and %d more\n", r.LowConfidence-n)
+			break
+		}
+		fmt.Fprintf(&b, "  %-40s fit error %s over %d mixes  %s\n", f.Form, formatPct(f.Error), f.Mixes, f.Note)
+		shown++
+	}
+	if len(r.Corrections) > 0 {
+		fmt.Fprintf(&b, "%d corrections to the base model", len(r.Corrections))
+		if n > 0 {
+			b.WriteString(", e.g.:")
+		}
+		b.WriteString("\n")
+		for i, c := range r.Corrections {
+			if i == n {
+				break
+			}
+			fmt.Fprintf(&b, "  %-40s %s %s -> %s\n", c.Form, c.Field, c.Old, c.New)
+		}
+	}
+	for _, s := range r.Skipped {
+		fmt.Fprintf(&b, "skipped: %s\n", s)
+	}
+	return b.String()
+}
+
+// loadStoreForms are the plain loads and stores whose mappings make the
+// memory part of a memory form, by register class.
+var (
+	loadForms  = map[string]string{"gpr": "mov r64, m64", "xmm": "movups xmm, m128", "ymm": "vmovups ymm, m256", "zmm": "vmovups zmm, m512", "mm": "movq mm, m64"}
+	storeForms = map[string]string{"gpr": "mov m64, r64", "xmm": "movups m128, xmm", "ymm": "vmovups m256, ymm", "zmm": "vmovups m512, zmm", "mm": "movq m64, mm"}
+)
+
+// Build makes a model from measurements: latency per operand pair and
+// reciprocal throughput as measured, ports inferred from the singleton
+// throughputs and the port-conflict mixes (see infer.go), every form with
+// its fit error and a confidence. With a base model, the result keeps the
+// base's ports, header and unmeasured entries, and each measured entry
+// records in its provenance what it replaced.
+func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
+	now := time.Now
+	if opt.Now != nil {
+		now = opt.Now
+	}
+	date := now().UTC().Format("2006-01-02")
+	rep := &BuildReport{Skipped: append([]string(nil), ms.Skipped...)}
+	var m *Model
+	if opt.Base != nil {
+		m = opt.Base.Clone()
+	} else {
+		m = &Model{ISA: "x86"}
+	}
+	host := strings.Join(ms.Hosts, ",")
+	if opt.Name != "" {
+		m.Name = opt.Name
+	} else if opt.Base == nil {
+		m.Name = "measured on " + host
+	} else {
+		m.Name = strings.TrimSpace(opt.Base.Name + " corrected by measurements on " + host)
+	}
+	if opt.LLVMCPU != "" {
+		m.LLVMCPU = opt.LLVMCPU
+	}
+	if m.MicroArchitecture == "" {
+		m.MicroArchitecture = m.LLVMCPU
+	}
+	from := "portlab model build"
+	if len(opt.Sources) > 0 {
+		from += " " + strings.Join(opt.Sources, " ")
+	}
+	note := ""
+	if opt.Base != nil {
+		note = "started from " + opt.Base.Label()
+		if opt.Base.Provenance != nil && opt.Base.Provenance.From != "" {
+			note += " (" + opt.Base.Provenance.From + ")"
+		}
+	}
+	m.Provenance = &Provenance{Source: SourceMeasured, From: from, Host: host, Date: date, Note: note}
+
+	// The forms with a throughput become classes.
+	p := &inferProblem{opt: opt.Infer}
+	p.opt.defaults()
+	if opt.Base != nil {
+		p.ports = append([]string(nil), opt.Base.Ports...)
+		if len(p.ports) > 64 {
+			return nil, nil, fmt.Errorf("base model %s has %d ports; inference handles up to 64", opt.Base.Label(), len(p.ports))
+		}
+		if opt.Base.DispatchWidth > 0 {
+			p.width, p.fixedWidth = float64(opt.Base.DispatchWidth), true
+		}
+	} else {
+		p.abstract = true
+	}
+	var fitMixes []*MixMeasurement
+	for _, mx := range ms.Mixes {
+		ok := mx.Cycles > 0
+		for _, pt := range mx.Parts {
+			if fm, found := ms.Forms[pt.Form]; !found || fm.Throughput <= 0 {
+				ok = false
+			}
+		}
+		if !ok {
+			rep.Skipped = append(rep.Skipped, fmt.Sprintf("mix %s: a form has no measured throughput", mx.Key()))
+			continue
+		}
+		if heldOut(mx.Key(), opt.HoldOut) {
+			rep.HeldOut = append(rep.HeldOut, mx)
+			continue
+		}
+		fitMixes = append(fitMixes, mx)
+	}
+	rep.MixesUsed = len(fitMixes)
+	mixesOf := map[string][]int{}
+	for i, mx := range fitMixes {
+		for _, pt := range mx.Parts {
+			mixesOf[pt.Form] = append(mixesOf[pt.Form], i)
+		}
+	}
+	var names []string
+	for n, fm := range ms.Forms {
+		if fm.Throughput > 0 || len(fm.Latencies) > 0 {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	rep.Measured = len(names)
+	classOf := map[string]int{}
+	byKey := map[string]int{}
+	for _, n := range names {
+		fm := ms.Forms[n]
+		if fm.Throughput <= 0 {
+			continue
+		}
+		var baseUses []maskUse
+		baseKey := ""
+		if opt.Base != nil {
+			if be, ok := opt.Base.Lookup(n); ok && len(be.PortPressure) > 0 {
+				baseUses = p.compile(be.PortPressure)
+				baseKey = FormatPressure(be.PortPressure)
+			}
+		}
+		key := ""
+		if len(mixesOf[n]) > 0 {
+			key = fmt.Sprintf("%d|%s|%s", int(math.Round(math.Log(fm.Throughput)/math.Log(1.03))), baseKey, mixSignature(n, mixesOf[n], fitMixes, ms))
+		} else {
+			key = "solo|" + n
+		}
+		c, ok := byKey[key]
+		if !ok {
+			c = len(p.classes)
+			byKey[key] = c
+			slots := 1.0
+			if opt.Base != nil {
+				if be, ok := opt.Base.Lookup(n); ok && be.Uops > 0 {
+					slots = be.Uops
+				}
+			}
+			p.classes = append(p.classes, &inferClass{base: baseUses, slots: slots})
+		}
+		cl := p.classes[c]
+		cl.forms = append(cl.forms, n)
+		classOf[n] = c
+	}
+	for _, cl := range p.classes {
+		var tps []float64
+		mixSet := map[int]bool{}
+		for _, n := range cl.forms {
+			tps = append(tps, ms.Forms[n].Throughput)
+			for _, k := range mixesOf[n] {
+				mixSet[k] = true
+			}
+		}
+		cl.tp = median(tps)
+		for k := range mixSet {
+			cl.mixes = append(cl.mixes, k)
+		}
+		sort.Ints(cl.mixes)
+	}
+	for _, mx := range fitMixes {
+		im := inferMix{y: mx.Cycles}
+		for _, pt := range mx.Parts {
+			im.parts = append(im.parts, classCount{classOf[pt.Form], float64(pt.Count)})
+		}
+		p.mixes = append(p.mixes, im)
+	}
+	// Memory forms may be their register form plus a load or store.
+	for _, cl := range p.classes {
+		f, ok := isa.Lookup(cl.forms[0])
+		if !ok {
+			continue
+		}
+		mi := -1
+		for i, op := range f.Operands {
+			if op.Kind.IsMemory() && op.Kind != isa.KindM {
+				mi = i
+				break
+			}
+		}
+		if mi < 0 {
+			continue
+		}
+		rf, class := registerCounterpart(f, mi, func(n string) bool { _, ok := classOf[n]; return ok })
+		if rf == nil {
+			continue
+		}
+		h := []int{classOf[rf.Name()]}
+		acc := f.Operands[mi].Access
+		okHint := true
+		if acc&isa.Read != 0 {
+			if lc, ok := classOf[loadForms[class]]; ok {
+				h = append(h, lc)
+			} else if lc, ok := classOf[loadForms["gpr"]]; ok {
+				h = append(h, lc)
+			} else {
+				okHint = false
+			}
+		}
+		if acc&(isa.Write|isa.CondWrite) != 0 {
+			if sc, ok := classOf[storeForms[class]]; ok {
+				h = append(h, sc)
+			} else if sc, ok := classOf[storeForms["gpr"]]; ok {
+				h = append(h, sc)
+			} else {
+				okHint = false
+			}
+		}
+		if okHint {
+			cl.hints = append(cl.hints, h)
+		}
+	}
+	rep.Classes = len(p.classes)
+	p.solve()
+	if len(p.ports) > len(m.Ports) {
+		m.Ports = append([]string(nil), p.ports...)
+	}
+	rep.Ports = append([]string(nil), m.Ports...)
+	rep.DispatchWidth = p.width
+	if m.DispatchWidth == 0 && p.width > 0 && p.width == math.Trunc(p.width) {
+		m.DispatchWidth = int(p.width)
+	}
+
+	// Entries.
+	for _, n := range names {
+		fm := ms.Forms[n]
+		f, _ := isa.Lookup(n)
+		var old *Entry
+		if be, ok := m.Lookup(n); ok {
+			old = be.Clone()
+		}
+		e := &Entry{Form: n}
+		if old != nil {
+			*e = *old.Clone()
+		}
+		var corr []string
+		record := func(field, o, nw string) {
+			if old == nil || o == nw {
+				return
+			}
+			rep.Corrections = append(rep.Corrections, Correction{Form: n, Field: field, Old: o, New: nw})
+			corr = append(corr, fmt.Sprintf("%s %s -> %s", field, o, nw))
+		}
+		pr := &Provenance{Source: SourceMeasured, Host: fm.Host, Date: fm.Date}
+		if pr.Date == "" {
+			pr.Date = date
+		} else if len(pr.Date) > 10 {
+			pr.Date = pr.Date[:10]
+		}
+		var notes []string
+		if len(fm.Latencies) > 0 {
+			e.Latencies = nil
+			var pairs []string
+			for k := range fm.Latencies {
+				pairs = append(pairs, k)
+			}
+			sort.Strings(pairs)
+			for _, k := range pairs {
+				if from, to, ok := strings.Cut(k, "->"); ok {
+					e.Latencies = append(e.Latencies, OperandLatency{From: from, To: to, Cycles: round5(fm.Latencies[k])})
+				}
+			}
+			nl := round5(fm.Latency())
+			if old != nil {
+				record("latency", FormatNum(old.Latency), FormatNum(nl))
+			}
+			e.Latency = nl
+		} else if old != nil {
+			notes = append(notes, "latency from the base model")
+		}
+		if fm.Throughput > 0 {
+			nt := round5(fm.Throughput)
+			if old != nil && math.Abs(old.Throughput-nt) > 0.01*math.Max(nt, old.Throughput) {
+				record("throughput", FormatNum(old.Throughput), FormatNum(nt))
+			}
+			e.Throughput = nt
+			c := p.classes[classOf[n]]
+			newPP := p.pressureOf(c.cur)
+			if c.cur == nil {
+				newPP = PortPressure{}
+			}
+			if old != nil && samePressure(old.PortPressure, newPP) {
+				newPP = old.PortPressure // same uses; keep the base's order
+			}
+			if old != nil {
+				record("port_pressure", FormatPressure(old.PortPressure), FormatPressure(newPP))
+			}
+			e.PortPressure = newPP
+			if e.Uops == 0 {
+				// Dispatch slots as the fit counted them.
+				e.Uops = c.slots
+			}
+			fit := FormFit{Form: n, Class: classOf[n], Mixes: c.evaluated, Error: c.err, MaxError: c.maxErr, Note: c.why}
+			switch {
+			case c.cur == nil || c.evaluated == 0:
+				fit.Confidence = "low"
+			case c.err > p.opt.LowConfidence:
+				fit.Confidence = "low"
+				fit.Note = fmt.Sprintf("ports fit the mixes poorly (RMS error %s, worst %s)", formatPct(c.err), formatPct(c.maxErr))
+			default:
+				fit.Confidence = "high"
+			}
+			if fit.Confidence == "low" {
+				rep.LowConfidence++
+			}
+			rep.Fits = append(rep.Fits, fit)
+			pr.Confidence = fit.Confidence
+			pr.FitError = math.Round(c.err*1e4) / 1e4
+			if fit.Note != "" {
+				notes = append(notes, fit.Note)
+			} else if c.evaluated > 0 {
+				notes = append(notes, fmt.Sprintf("ports inferred from %d mixes", c.evaluated))
+			}
+		} else if old == nil {
+			notes = append(notes, "throughput not measured")
+		}
+		// Flags: the catalog's, the generator's findings, the base's.
+		flags := map[string]bool{}
+		for _, x := range e.Flags {
+			flags[x] = true
+		}
+		if f != nil {
+			for _, x := range catalogFlags(f) {
+				flags[x] = true
+			}
+		}
+		for _, x := range fm.Props {
+			if knownFlags[x] {
+				flags[x] = true
+			}
+		}
+		e.Flags = nil
+		for x := range flags {
+			e.Flags = append(e.Flags, x)
+		}
+		sort.Strings(e.Flags)
+		if len(corr) > 0 {
+			was := "base"
+			if old.Provenance != nil && old.Provenance.From != "" {
+				was = old.Provenance.From
+			} else if opt.Base != nil && opt.Base.Provenance != nil && opt.Base.Provenance.From != "" {
+				was = opt.Base.Provenance.From
+			}
+			notes = append(notes, fmt.Sprintf("replaced %s (%s)", strings.Join(corr, ", "), was))
+		}
+		pr.Note = strings.Join(notes, "; ")
+		e.Provenance = pr
+		m.Put(e)
+	}
+	// Header values from measured plain loads and stores.
+	if c, ok := classOf[loadForms["gpr"]]; ok && p.classes[c].cur != nil {
+		m.LoadPorts = p.pressureOf(p.classes[c].cur)
+		if fm := ms.Forms[loadForms["gpr"]]; fm.Latency() > 0 {
+			if m.LoadLatency == nil {
+				m.LoadLatency = map[string]float64{}
+			}
+			m.LoadLatency["gpr"] = round5(fm.Latency())
+		}
+	}
+	if c, ok := classOf[storeForms["gpr"]]; ok && p.classes[c].cur != nil {
+		m.StorePorts = p.pressureOf(p.classes[c].cur)
+	}
+	m.SortForms()
+	m.Reindex()
+	sort.Slice(rep.Fits, func(i, j int) bool { return rep.Fits[i].Form < rep.Fits[j].Form })
+	return m, rep, nil
+}
+
+func round5(v float64) float64 { return math.Round(v*1e5) / 1e5 }
+
+// samePressure reports whether two port pressures have the same uses in
+// any order (and any order of ports within a group).
+func samePressure(a, b PortPressure) bool {
+	key := func(pp PortPressure) string {
+		var parts []string
+		for _, u := range pp {
+			ports := append([]string(nil), u.Ports...)
+			sort.Strings(ports)
+			parts = append(parts, FormatNum(u.Cycles)+"*"+strings.Join(ports, ","))
+		}
+		sort.Strings(parts)
+		return strings.Join(parts, "+")
+	}
+	return key(a) == key(b)
+}
+
+// mixSignature summarises how a form behaves in its mixes: per mix, the
+// partners and the measured cycles relative to the sum of the parts'
+// singleton costs (1: fully serialised on shared ports).
+func mixSignature(form string, idx []int, mixes []*MixMeasurement, ms *Measurements) string {
+	var sig []string
+	for _, k := range idx {
+		mx := mixes[k]
+		sum := 0.0
+		var partners []string
+		for _, pt := range mx.Parts {
+			sum += float64(pt.Count) * ms.Forms[pt.Form].Throughput
+			if pt.Form != form {
+				partners = append(partners, fmt.Sprintf("%d*%s", pt.Count, pt.Form))
+			} else {
+				partners = append(partners, fmt.Sprintf("%d*self", pt.Count))
+			}
+		}
+		sort.Strings(partners)
+		r := mx.Cycles / sum
+		sig = append(sig, fmt.Sprintf("%s=%d", strings.Join(partners, "+"), int(math.Round(r*40))))
+	}
+	sort.Strings(sig)
+	return strings.Join(sig, ";")
+}
+
+// Clone returns a deep copy of the model.
+func (m *Model) Clone() *Model {
+	c := *m
+	c.index = nil
+	c.Forms = make([]*Entry, len(m.Forms))
+	for i, e := range m.Forms {
+		c.Forms[i] = e.Clone()
+	}
+	c.Ports = append([]string(nil), m.Ports...)
+	c.LoadPorts = clonePressure(m.LoadPorts)
+	c.StorePorts = clonePressure(m.StorePorts)
+	if m.LoadPorts == nil {
+		c.LoadPorts = nil
+	}
+	if m.StorePorts == nil {
+		c.StorePorts = nil
+	}
+	if m.Provenance != nil {
+		p := *m.Provenance
+		c.Provenance = &p
+	}
+	c.LoadLatency = copyMap(m.LoadLatency)
+	c.Schedulers = copyMap(m.Schedulers)
+	c.RegisterFiles = copyMap(m.RegisterFiles)
+	c.LoadThroughput = cloneRules(m.LoadThroughput)
+	c.StoreThroughput = cloneRules(m.StoreThroughput)
+	if m.Extra != nil {
+		c.Extra = map[string]any{}
+		for k, v := range m.Extra {
+			c.Extra[k] = v
+		}
+	}
+	c.Reindex()
+	return &c
+}
+
+func cloneRules(rs []MemoryRule) []MemoryRule {
+	if rs == nil {
+		return nil
+	}
+	out := make([]MemoryRule, len(rs))
+	for i, r := range rs {
+		out[i] = MemoryRule{Class: r.Class, PortPressure: clonePressure(r.PortPressure)}
+	}
+	return out
+}
+
+func copyMap[V any](m map[string]V) map[string]V {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]V, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// Clone returns a deep copy of the entry.
+func (e *Entry) Clone() *Entry {
+	c := *e
+	c.Latencies = append([]OperandLatency(nil), e.Latencies...)
+	c.PortPressure = clonePressure(e.PortPressure)
+	if e.PortPressure == nil {
+		c.PortPressure = nil
+	}
+	c.Flags = append([]string(nil), e.Flags...)
+	if e.Provenance != nil {
+		p := *e.Provenance
+		c.Provenance = &p
+	}
+	if e.OSACA != nil {
+		o := *e.OSACA
+		o.Operands = append([]OSACAOperand(nil), e.OSACA.Operands...)
+		c.OSACA = &o
+	}
+	return &c
+}

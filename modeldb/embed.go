@@ -1,0 +1,195 @@
+package modeldb
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// The embedded default models live in models/ (see models/README.md).
+// Models imported from LLVM are regenerated with the commands below
+// (llvm-mca 14 must be installed); measured models are written by
+// `portlab model build` on the machine they describe.
+//
+//go:generate go run ../cmd/portlab model import llvm --mcpu znver3 --compact -o models/llvm14-znver3.yml.gz
+//go:generate go run ../cmd/portlab model import llvm --mcpu sapphirerapids --compact -o models/llvm14-sapphirerapids.yml.gz
+//go:embed models
+var embedded embed.FS
+
+// ModelInfo describes an embedded model.
+type ModelInfo struct {
+	File    string // file name under models/
+	Name    string
+	LLVMCPU string
+	Forms   int
+	Source  string // the model's provenance source: measured, imported, inferred
+	From    string // and where it came from
+}
+
+var embeddedModels struct {
+	once  sync.Once
+	mu    sync.Mutex
+	data  map[string][]byte // by file name, decompressed
+	cache map[string]*Model // parsed on first use
+	infos []ModelInfo
+	err   error
+}
+
+// loadEmbedded reads the headers of the embedded models; the forms are
+// parsed when a model is first used (a large model takes a few hundred
+// milliseconds, which `portlab model list` need not pay).
+func loadEmbedded() {
+	em := &embeddedModels
+	em.data = map[string][]byte{}
+	em.cache = map[string]*Model{}
+	entries, err := fs.ReadDir(embedded, "models")
+	if err != nil {
+		em.err = err
+		return
+	}
+	for _, de := range entries {
+		name := de.Name()
+		if de.IsDir() || !(strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".yml.gz")) {
+			continue
+		}
+		data, err := embedded.ReadFile(path.Join("models", name))
+		if err != nil {
+			em.err = err
+			return
+		}
+		if data, err = gunzipIfNeeded(data); err != nil {
+			em.err = fmt.Errorf("embedded:%s: %v", name, err)
+			return
+		}
+		em.data[name] = data
+		// The header is everything before the instruction forms.
+		head := data
+		if i := bytes.Index(data, []byte("\ninstruction_forms:")); i >= 0 {
+			head = data[:i+1]
+		}
+		h, err := Parse("embedded:"+name, head, LoadOptions{})
+		if err != nil {
+			em.err = err
+			return
+		}
+		info := ModelInfo{File: name, Name: h.Name, LLVMCPU: h.LLVMCPU, Forms: bytes.Count(data, []byte("\n  - form: "))}
+		if h.Provenance != nil {
+			info.Source, info.From = h.Provenance.Source, h.Provenance.From
+		}
+		em.infos = append(em.infos, info)
+	}
+	sort.Slice(em.infos, func(i, j int) bool { return em.infos[i].File < em.infos[j].File })
+}
+
+// parsed returns the cached parse of an embedded model.
+func parsedEmbedded(file string) (*Model, error) {
+	em := &embeddedModels
+	em.mu.Lock()
+	defer em.mu.Unlock()
+	if m, ok := em.cache[file]; ok {
+		return m, nil
+	}
+	data, ok := em.data[file]
+	if !ok {
+		return nil, fmt.Errorf("no embedded model %q (have: %s)", file, embeddedNames())
+	}
+	m, err := Parse("embedded:"+file, data, LoadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	em.cache[file] = m
+	return m, nil
+}
+
+// List describes the embedded models.
+func List() ([]ModelInfo, error) {
+	embeddedModels.once.Do(loadEmbedded)
+	return append([]ModelInfo(nil), embeddedModels.infos...), embeddedModels.err
+}
+
+// Embedded returns a copy of the embedded model in the named file.
+func Embedded(file string) (*Model, error) {
+	embeddedModels.once.Do(loadEmbedded)
+	if embeddedModels.err != nil {
+		return nil, embeddedModels.err
+	}
+	m, err := parsedEmbedded(file)
+	if err != nil {
+		return nil, err
+	}
+	return m.Clone(), nil
+}
+
+func embeddedNames() string {
+	var names []string
+	for _, i := range embeddedModels.infos {
+		names = append(names, fmt.Sprintf("%s [%s]", i.File, i.LLVMCPU))
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// Default returns a copy of the embedded model for an LLVM -mcpu name:
+// a measured model when there is one, else an imported one.
+func Default(llvmCPU string) (*Model, error) {
+	embeddedModels.once.Do(loadEmbedded)
+	if embeddedModels.err != nil {
+		return nil, embeddedModels.err
+	}
+	best := -1
+	rank := func(i ModelInfo) int {
+		if i.Source == SourceMeasured {
+			return 2
+		}
+		return 1
+	}
+	for k, info := range embeddedModels.infos {
+		if info.LLVMCPU != llvmCPU {
+			continue
+		}
+		if best < 0 || rank(info) > rank(embeddedModels.infos[best]) {
+			best = k
+		}
+	}
+	if best < 0 {
+		return nil, fmt.Errorf("no embedded model for -mcpu %q (have: %s)", llvmCPU, embeddedNames())
+	}
+	return Embedded(embeddedModels.infos[best].File)
+}
+
+// nearestCPUs lists, for CPUs without an embedded model, the CPUs whose
+// model is the closest stand-in, best first (same vendor, the previous
+// core generation that LLVM 14 models).
+var nearestCPUs = map[string][]string{
+	"znver4":         {"znver3"},
+	"znver5":         {"znver4", "znver3"},
+	"sapphirerapids": {"icelake-server"},
+	"emeraldrapids":  {"sapphirerapids", "icelake-server"},
+	"graniterapids":  {"emeraldrapids", "sapphirerapids", "icelake-server"},
+	"rocketlake":     {"icelake-client", "icelake-server"},
+	"icelake-client": {"icelake-server"},
+	"tigerlake":      {"icelake-client", "icelake-server"},
+}
+
+// Nearest returns the embedded model for llvmCPU, or for the closest CPU
+// that has one; exact says whether it is the CPU's own model. Callers
+// should say so when it is not.
+func Nearest(llvmCPU string) (m *Model, exact bool, err error) {
+	if m, err := Default(llvmCPU); err == nil {
+		return m, true, nil
+	}
+	for _, c := range nearestCPUs[llvmCPU] {
+		if m, err := Default(c); err == nil {
+			return m, false, nil
+		}
+	}
+	_, err = Default(llvmCPU)
+	return nil, false, err
+}

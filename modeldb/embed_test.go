@@ -1,0 +1,46 @@
+package modeldb
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestEmbedded(t *testing.T) {
+	infos, err := List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byCPU := map[string]ModelInfo{}
+	for _, i := range infos {
+		byCPU[i.LLVMCPU] = i
+	}
+	z, ok := byCPU["znver3"]
+	if !ok || z.Source != SourceImported || !strings.HasPrefix(z.From, "llvm-mca 14") || z.Forms < 3000 {
+		t.Fatalf("embedded znver3: %+v (all: %+v)", z, infos)
+	}
+	m, err := Default("znver3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Forms) != z.Forms || m.LLVMCPU != "znver3" {
+		t.Errorf("Default(znver3): %d forms, cpu %q", len(m.Forms), m.LLVMCPU)
+	}
+	// Copies: changing one does not change the next.
+	e, _ := m.Lookup("vaddpd ymm, ymm, ymm")
+	e.Throughput = 99
+	m2, _ := Default("znver3")
+	if e2, _ := m2.Lookup("vaddpd ymm, ymm, ymm"); e2.Throughput == 99 {
+		t.Error("Default returns a shared model")
+	}
+	// LLVM 14 has no znver4: the nearest is znver3, and it says so.
+	n, exact, err := Nearest("znver4")
+	if err != nil || exact || n.LLVMCPU != "znver3" {
+		t.Errorf("Nearest(znver4): %v exact %v err %v", n, exact, err)
+	}
+	if _, err := Default("pentium-z"); err == nil || !strings.Contains(err.Error(), "have: ") {
+		t.Errorf("unknown CPU: %v", err)
+	}
+	if _, err := Embedded(z.File); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,130 @@
+package modeldb
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"portlab/results"
+)
+
+// MixReport is how well a model predicts measured mixes.
+type MixReport struct {
+	Model string
+	// N is the number of mixes predicted; Missing those naming a form the
+	// model lacks (not predicted).
+	N, Missing int
+	// Within is the number of mixes predicted within Tolerance (relative).
+	Within    int
+	Tolerance float64
+	// MeanAbs, Median and P90 summarise the absolute relative error; Bias
+	// is the mean signed error (positive: the model predicts too slow).
+	MeanAbs, Median, P90, Bias float64
+	// Mixes are the predictions, worst first.
+	Mixes []MixResult
+	// MissingForms are forms the model lacked, with how many mixes they cost.
+	MissingForms map[string]int
+}
+
+// MixResult is one mix's prediction.
+type MixResult struct {
+	Parts     []MixPart
+	Measured  float64 // cycles per copy
+	Predicted float64
+	Error     float64 // (predicted - measured) / measured
+	Bound     string  // what limits the prediction
+}
+
+// Fraction is Within / N.
+func (r *MixReport) Fraction() float64 {
+	if r.N == 0 {
+		return 0
+	}
+	return float64(r.Within) / float64(r.N)
+}
+
+// Summary renders the report with the n worst mixes.
+func (r *MixReport) Summary(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "model %s: %d mixes, %d (%.1f%%) predicted within %s; |error| mean %s, median %s, p90 %s; bias %+.1f%%\n",
+		r.Model, r.N, r.Within, 100*r.Fraction(), formatPct(r.Tolerance), formatPct(r.MeanAbs), formatPct(r.Median), formatPct(r.P90), 100*r.Bias)
+	if r.Missing > 0 {
+		var forms []string
+		for f := range r.MissingForms {
+			forms = append(forms, f)
+		}
+		sort.Slice(forms, func(i, j int) bool { return r.MissingForms[forms[i]] > r.MissingForms[forms[j]] })
+		if len(forms) > 5 {
+			forms = forms[:5]
+		}
+		fmt.Fprintf(&b, "%d mixes not predicted: forms missing from the model (%s)\n", r.Missing, strings.Join(quoteAll(forms), ", "))
+	}
+	for i, m := range r.Mixes {
+		if i == n {
+			break
+		}
+		fmt.Fprintf(&b, "  %+7.1f%%  measured %-8s predicted %-8s (%s)  %s\n", 100*m.Error, FormatNum(m.Measured), FormatNum(m.Predicted), m.Bound, MixString(m.Parts))
+	}
+	return b.String()
+}
+
+// EvaluateMixes predicts every port-conflict mix in the results (those
+// with a portlab mix list) with the model and compares with the measured
+// cycles per copy: the validation of a built model on mixes it was not
+// fitted to (for example Build's held-out mixes, or a separate sweep of
+// random mixes of 2-4 forms). tolerance is the relative error that counts
+// as a good prediction (0: 10 %).
+func EvaluateMixes(m *Model, bs []*results.Benchmark, tolerance float64) *MixReport {
+	ms := CollectMeasurements(bs, CollectOptions{})
+	return EvaluateMixMeasurements(m, ms.Mixes, tolerance)
+}
+
+// EvaluateMixMeasurements is EvaluateMixes on collected mixes.
+func EvaluateMixMeasurements(m *Model, mixes []*MixMeasurement, tolerance float64) *MixReport {
+	if tolerance <= 0 {
+		tolerance = 0.10
+	}
+	r := &MixReport{Model: m.Label(), Tolerance: tolerance, MissingForms: map[string]int{}}
+	pred := NewPredictor(m)
+	var abs []float64
+	for _, mx := range mixes {
+		if mx.Cycles <= 0 {
+			continue
+		}
+		missing := false
+		for _, p := range mx.Parts {
+			if _, ok := m.Lookup(p.Form); !ok {
+				r.MissingForms[p.Form]++
+				missing = true
+			}
+		}
+		if missing {
+			r.Missing++
+			continue
+		}
+		pr, err := pred.Predict(mx.Parts)
+		if err != nil {
+			r.Missing++
+			continue
+		}
+		e := (pr.Cycles - mx.Cycles) / mx.Cycles
+		r.Mixes = append(r.Mixes, MixResult{Parts: mx.Parts, Measured: mx.Cycles, Predicted: pr.Cycles, Error: e, Bound: pr.Bound})
+		r.N++
+		if math.Abs(e) <= tolerance {
+			r.Within++
+		}
+		abs = append(abs, math.Abs(e))
+		r.MeanAbs += math.Abs(e)
+		r.Bias += e
+	}
+	if r.N > 0 {
+		r.MeanAbs /= float64(r.N)
+		r.Bias /= float64(r.N)
+		sort.Float64s(abs)
+		r.Median = median(abs)
+		r.P90 = abs[int(math.Ceil(0.9*float64(len(abs))))-1]
+	}
+	sort.SliceStable(r.Mixes, func(i, j int) bool { return math.Abs(r.Mixes[i].Error) > math.Abs(r.Mixes[j].Error) })
+	return r
+}

@@ -1,0 +1,912 @@
+package modeldb
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Port inference: which ports each form's uops may use, from measured
+// reciprocal throughputs of forms alone (singletons) and of port-conflict
+// mixes. This is the problem PMEvo and Palmed solve; portlab's method:
+//
+//   - A mapping gives each form a list of uses [cycles, port group]; its
+//     predicted cost for a mix is the balancing optimum of balance.go
+//     (the LP of PMEvo: min over uop assignments of the busiest port's
+//     load), at least each form's own count * throughput.
+//   - Forms with the same singleton throughput, the same mix partners and
+//     the same mix results within a few percent form one class and share
+//     one mapping (a sweep of 2-3k forms has far fewer classes).
+//   - Each class's candidate mappings are: one use over any group of the
+//     vocabulary (the groups other classes use, their subsets and unions,
+//     single ports), two uses (the best one-use groups plus another group),
+//     the base model's mapping, and for memory forms the register form's
+//     mapping plus a load's (store's). Every candidate is scaled so that it
+//     predicts the measured singleton throughput exactly; its error is the
+//     RMS relative error over the class's mixes.
+//   - Among the candidates whose error is within a tolerance of the best,
+//     the smallest mapping wins: the base mapping when it fits (no
+//     correction without evidence), then fewer uses, no sub-cycle uses,
+//     fewer new ports, fewer cycles and ports. Classes are refitted in
+//     turn (most-connected first) until nothing changes: coordinate
+//     descent on the whole fit.
+//   - Without a base model the ports are abstract (P0, P1, ...): a class
+//     may open new ports when no existing group explains its mixes.
+//
+// Limits: the fit only sees what mixes reveal. A form never mixed with a
+// form sharing one of its ports keeps whatever port set explains its
+// throughput (marked low-confidence), ports used only by one class cannot
+// be told apart, and equivalent port sets in abstract mode are named by
+// the order classes were fitted in. Coordinate descent finds a local
+// optimum; the fit error per class says how good it is.
+
+// InferOptions tune port inference.
+type InferOptions struct {
+	// Tolerance is how much worse (absolute RMS relative error) than the
+	// best candidate a smaller mapping may fit and still win (default 0.02).
+	Tolerance float64
+	// LowConfidence is the fit error above which a form is marked
+	// low-confidence (default 0.05).
+	LowConfidence float64
+	// MaxPasses bounds the coordinate-descent passes (default 6).
+	MaxPasses int
+	// MaxPorts caps the ports abstract inference may open (default 32).
+	MaxPorts int
+}
+
+func (o *InferOptions) defaults() {
+	if o.Tolerance <= 0 {
+		o.Tolerance = 0.02
+	}
+	if o.LowConfidence <= 0 {
+		o.LowConfidence = 0.05
+	}
+	if o.MaxPasses <= 0 {
+		o.MaxPasses = 6
+	}
+	if o.MaxPorts <= 0 || o.MaxPorts > 64 {
+		o.MaxPorts = 32
+	}
+}
+
+type classCount struct {
+	c int
+	n float64
+}
+
+type inferMix struct {
+	parts []classCount
+	y     float64
+}
+
+type inferClass struct {
+	forms []string
+	tp    float64
+	base  []maskUse // the base model's mapping (unscaled), nil when none
+	cur   []maskUse // current mapping, nil when unassigned
+	mixes []int
+	// hints are classes whose mappings together make a candidate (a memory
+	// form: its register form and a load or store).
+	hints [][]int
+	// slots is the dispatch slots one instance takes (macro-ops, fused
+	// uops): the base model's uops, else 1.
+	slots float64
+	// results
+	err, maxErr float64
+	evaluated   int // mixes the error is over
+	why         string
+}
+
+type inferProblem struct {
+	ports    []string
+	abstract bool
+	// width is the dispatch width (uops per cycle) predictions respect; 0
+	// for none. fixedWidth says it came from the base model; otherwise
+	// solve estimates it from the measurements.
+	width      float64
+	fixedWidth bool
+	partners   [][]int // per class: the classes it shares a mix with
+	classes    []*inferClass
+	mixes      []inferMix
+	opt        InferOptions
+	buf        []maskUse
+}
+
+// candidate is a mapping under consideration.
+type candidate struct {
+	uses   []maskUse
+	isBase bool
+	isCur  bool
+	// floor marks a mapping whose ports alone run faster than the measured
+	// throughput: something else (the form's own bound) limits it.
+	floor  bool
+	fresh  int // new ports it opens (abstract mode)
+	shared int // ports it takes that other classes already use
+	err    float64
+	maxErr float64
+	n      int
+	done   bool // evaluated
+}
+
+func (c *candidate) key() (sub, nUses int, cycles float64, ports int) {
+	for _, u := range c.uses {
+		if u.cycles < 0.95 {
+			sub = 1
+		}
+		cycles += u.cycles
+		ports += bits.OnesCount64(u.mask)
+	}
+	return sub, len(c.uses), math.Round(cycles*20) / 20, ports
+}
+
+// smaller reports whether a is preferred to b when both fit well enough:
+// the base mapping (no correction without evidence); no sub-cycle uses;
+// throughput explained by ports; fewer uses; then, for a class's first
+// mapping in abstract mode, fewer ports shared with other classes (no
+// sharing without evidence) and otherwise the current mapping (no churn);
+// fewer new ports, fewer cycles, fewer ports, lower error.
+func smaller(a, b *candidate, first bool) bool {
+	if a.isBase != b.isBase {
+		return a.isBase
+	}
+	as, an, ac, ap := a.key()
+	bs, bn, bc, bp := b.key()
+	switch {
+	case as != bs:
+		return as < bs
+	case a.floor != b.floor:
+		return !a.floor
+	case an != bn:
+		return an < bn
+	}
+	if first {
+		if a.shared != b.shared {
+			return a.shared < b.shared
+		}
+	} else if a.isCur != b.isCur {
+		return a.isCur
+	}
+	switch {
+	case a.fresh != b.fresh:
+		return a.fresh < b.fresh
+	case ac != bc:
+		return ac < bc
+	case ap != bp:
+		return ap < bp
+	}
+	return a.err < b.err-1e-12
+}
+
+// scaleTo scales a mapping so that its singleton bound equals tp.
+func (p *inferProblem) scaleTo(uses []maskUse, tp float64) []maskUse {
+	if len(uses) == 0 || tp <= 0 {
+		return nil
+	}
+	p.buf = append(p.buf[:0], uses...)
+	b := bottleneck(p.buf)
+	if b <= 0 {
+		return nil
+	}
+	s := tp / b
+	out := make([]maskUse, 0, len(uses))
+	for _, u := range uses {
+		out = append(out, maskUse{u.mask, u.cycles * s})
+	}
+	out = mergeUses(out)
+	sortUses(out)
+	return out
+}
+
+func sortUses(us []maskUse) {
+	sort.Slice(us, func(i, j int) bool {
+		if bits.TrailingZeros64(us[i].mask) != bits.TrailingZeros64(us[j].mask) {
+			return bits.TrailingZeros64(us[i].mask) < bits.TrailingZeros64(us[j].mask)
+		}
+		return us[i].mask < us[j].mask
+	})
+}
+
+// predict returns the predicted cycles of mix k with class c mapped to
+// cand (nil: its current mapping); ok is false when a part has no mapping.
+func (p *inferProblem) predict(k int, c int, cand []maskUse) (float64, bool) {
+	mx := &p.mixes[k]
+	p.buf = p.buf[:0]
+	floor, uops := 0.0, 0.0
+	for _, part := range mx.parts {
+		uses := p.classes[part.c].cur
+		if part.c == c {
+			uses = cand
+		}
+		if uses == nil {
+			return 0, false
+		}
+		for _, u := range uses {
+			p.buf = append(p.buf, maskUse{u.mask, u.cycles * part.n})
+		}
+		floor = max(floor, part.n*p.classes[part.c].tp)
+		uops += part.n * p.classes[part.c].slots
+	}
+	if p.width > 0 {
+		floor = max(floor, uops/p.width)
+	}
+	return max(bottleneck(p.buf), floor), true
+}
+
+// estimateWidth returns the largest rate of dispatch slots per cycle the
+// measurements show (mixes and singletons, each instance taking its
+// class's slots), snapped to a whole number when within 4 %: the dispatch
+// width when some measurement reached it, else a bound no measurement
+// contradicts.
+func (p *inferProblem) estimateWidth() float64 {
+	rate := 0.0
+	for _, cl := range p.classes {
+		if cl.tp > 0 {
+			rate = max(rate, cl.slots/cl.tp)
+		}
+	}
+	for _, mx := range p.mixes {
+		u := 0.0
+		for _, part := range mx.parts {
+			u += part.n * p.classes[part.c].slots
+		}
+		if mx.y > 0 {
+			rate = max(rate, u/mx.y)
+		}
+	}
+	if r := math.Round(rate); r > 0 && math.Abs(rate-r) <= 0.04*r {
+		return r
+	}
+	return rate
+}
+
+// evaluate sets cand's error over class c's evaluable mixes.
+func (p *inferProblem) evaluate(c int, cand *candidate) {
+	p.evaluateOn(c, cand, p.classes[c].mixes)
+}
+
+// evaluateOn sets cand's error over the given mixes of class c.
+func (p *inferProblem) evaluateOn(c int, cand *candidate, mixes []int) {
+	sum, mx := 0.0, 0.0
+	n := 0
+	for _, k := range mixes {
+		pred, ok := p.predict(k, c, cand.uses)
+		if !ok {
+			continue
+		}
+		e := (pred - p.mixes[k].y) / p.mixes[k].y
+		sum += e * e
+		mx = max(mx, math.Abs(e))
+		n++
+	}
+	cand.n = n
+	cand.done = true
+	cand.maxErr = mx
+	if n == 0 {
+		cand.err = 0
+		return
+	}
+	cand.err = math.Sqrt(sum / float64(n))
+}
+
+// vocabulary returns the port groups class c's candidates are built
+// from: the groups its mix partners use (most used first), their subsets,
+// unions, intersections and differences, every other class's groups, and
+// single ports. used are the partners' groups.
+func (p *inferProblem) vocabulary(c int) (all, used []uint64) {
+	count := map[uint64]int{}
+	var order []uint64
+	note := func(m uint64) {
+		if m == 0 {
+			return
+		}
+		if _, ok := count[m]; !ok {
+			order = append(order, m)
+		}
+		count[m]++
+	}
+	cl := p.classes[c]
+	for _, u := range cl.cur {
+		note(u.mask)
+	}
+	for _, u := range cl.base {
+		note(u.mask)
+	}
+	for _, o := range p.partners[c] {
+		for _, u := range p.classes[o].cur {
+			note(u.mask)
+		}
+	}
+	for _, h := range cl.hints {
+		for _, o := range h {
+			for _, u := range p.classes[o].cur {
+				note(u.mask)
+			}
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return count[order[i]] > count[order[j]] })
+	used = order
+	seen := map[uint64]bool{}
+	add := func(m uint64) {
+		if m != 0 && !seen[m] {
+			seen[m] = true
+			all = append(all, m)
+		}
+	}
+	for _, m := range used {
+		add(m)
+	}
+	for _, o := range p.classes {
+		for _, u := range o.cur {
+			add(u.mask)
+		}
+		for _, u := range o.base {
+			add(u.mask)
+		}
+	}
+	for i := range p.ports {
+		add(1 << i)
+	}
+	for _, m := range used {
+		n := bits.OnesCount64(m)
+		if n <= 6 {
+			idx := maskBits(m)
+			for s := 1; s < 1<<n; s++ {
+				var sub uint64
+				for j, b := range idx {
+					if s&(1<<j) != 0 {
+						sub |= 1 << b
+					}
+				}
+				add(sub)
+			}
+		} else {
+			for _, b := range maskBits(m) {
+				add(m &^ (1 << b))
+			}
+		}
+	}
+	pair := used
+	if len(pair) > maxPairGroups {
+		pair = pair[:maxPairGroups]
+	}
+	for i, a := range pair {
+		for _, b := range pair[i+1:] {
+			add(a | b)
+			add(a & b)
+			add(a &^ b)
+			add(b &^ a)
+		}
+	}
+	return all, used
+}
+
+// maxPairGroups caps the groups whose unions and differences join the
+// vocabulary (the most used ones).
+const maxPairGroups = 40
+
+// subsampleSize is how many of a class's mixes rank its candidates
+// before the best are scored on all of them.
+const subsampleSize = 48
+
+func maskBits(m uint64) []int {
+	var out []int
+	for ; m != 0; m &= m - 1 {
+		out = append(out, bits.TrailingZeros64(m))
+	}
+	return out
+}
+
+func equalUses(a, b []maskUse) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].mask != b[i].mask || math.Abs(a[i].cycles-b[i].cycles) > 1e-6*math.Max(1, a[i].cycles) {
+			return false
+		}
+	}
+	return true
+}
+
+// fitClass chooses class c's mapping given the others; it reports
+// whether the mapping changed.
+func (p *inferProblem) fitClass(c int) bool {
+	cl := p.classes[c]
+	vocab, used := p.vocabulary(c)
+	// Ports of the classes c was mixed with: sharing them needs evidence.
+	var tested uint64
+	for _, o := range p.partners[c] {
+		for _, u := range p.classes[o].cur {
+			tested |= u.mask
+		}
+	}
+	var cands []*candidate
+	add := func(cd *candidate) {
+		var all uint64
+		for _, u := range cd.uses {
+			all |= u.mask
+		}
+		cd.shared = bits.OnesCount64(all & tested)
+		cands = append(cands, cd)
+	}
+	// addScaled adds a mapping scaled to the measured throughput and, when
+	// its ports alone allow a faster rate at whole cycles, that variant too.
+	addScaled := func(uses []maskUse, isBase, isCur bool, fresh int) {
+		if s := p.scaleTo(uses, cl.tp); s != nil {
+			add(&candidate{uses: s, isBase: isBase, isCur: isCur, fresh: fresh})
+		}
+		if isBase || isCur {
+			return
+		}
+		whole := make([]maskUse, len(uses))
+		for i, u := range uses {
+			whole[i] = maskUse{u.mask, math.Max(1, math.Round(u.cycles))}
+		}
+		p.buf = append(p.buf[:0], whole...)
+		if b := bottleneck(p.buf); b > 0 && b < cl.tp*0.97 {
+			add(&candidate{uses: whole, floor: true, fresh: fresh})
+		}
+	}
+	if cl.base != nil {
+		addScaled(cl.base, true, false, 0)
+	}
+	if cl.cur != nil {
+		cur := append([]maskUse(nil), cl.cur...)
+		add(&candidate{uses: cur, isCur: true, floor: p.floorOnly(cur, cl.tp)})
+	}
+	for _, h := range cl.hints {
+		var uses []maskUse
+		ok := true
+		for _, hc := range h {
+			if p.classes[hc].cur == nil {
+				ok = false
+				break
+			}
+			uses = append(uses, p.classes[hc].cur...)
+		}
+		if ok {
+			addScaled(uses, false, false, 0)
+		}
+	}
+	nports := len(p.ports)
+	var one []*candidate
+	for _, g := range vocab {
+		one = append(one, &candidate{uses: []maskUse{{g, cl.tp * float64(bits.OnesCount64(g))}}})
+	}
+	if p.abstract {
+		for k := 1; k <= 8 && nports+k <= p.opt.MaxPorts; k++ {
+			fresh := ((uint64(1) << k) - 1) << nports
+			one = append(one, &candidate{uses: []maskUse{{fresh, cl.tp * float64(k)}}, fresh: k})
+			if k <= 2 {
+				for _, g := range used {
+					m := g | fresh
+					one = append(one, &candidate{uses: []maskUse{{m, cl.tp * float64(bits.OnesCount64(m))}}, fresh: k})
+				}
+			}
+		}
+	}
+	// Whole-cycle variants of single groups whose ports are faster than the form.
+	for _, g := range vocab {
+		if n := float64(bits.OnesCount64(g)); 1/n < cl.tp*0.97 {
+			one = append(one, &candidate{uses: []maskUse{{g, 1}}, floor: true})
+		}
+	}
+	// Rank on a subsample of the mixes when there are many.
+	sample := cl.mixes
+	if len(sample) > subsampleSize {
+		sample = make([]int, 0, subsampleSize)
+		step := float64(len(cl.mixes)) / subsampleSize
+		for i := 0; i < subsampleSize; i++ {
+			sample = append(sample, cl.mixes[int(float64(i)*step)])
+		}
+	}
+	full := len(sample) == len(cl.mixes)
+	for _, cd := range one {
+		add(cd)
+		p.evaluateOn(c, cd, sample)
+		cd.done = full
+	}
+	if len(cl.mixes) > 0 {
+		// Two uses: the best single groups, each with another group.
+		sort.SliceStable(one, func(i, j int) bool { return one[i].err < one[j].err })
+		top := one
+		if len(top) > 8 {
+			top = top[:8]
+		}
+		second := append([]uint64(nil), used...)
+		for i := range p.ports {
+			second = append(second, 1<<i)
+		}
+		for _, a := range top {
+			if a.fresh > 0 {
+				continue
+			}
+			for _, g := range second {
+				if g == a.uses[0].mask {
+					continue
+				}
+				for _, ratio := range []float64{1, 2} {
+					addScaled([]maskUse{{a.uses[0].mask, 1}, {g, ratio}}, false, false, 0)
+				}
+			}
+		}
+	}
+	if !full {
+		// Score the best-ranked candidates (and the base, current and
+		// composed ones) on every mix; drop the rest.
+		for _, cd := range cands {
+			if !cd.done && cd.n == 0 {
+				p.evaluateOn(c, cd, sample)
+				cd.done = false
+			}
+		}
+		sort.SliceStable(cands, func(i, j int) bool { return cands[i].err < cands[j].err })
+		kept := cands[:0]
+		for i, cd := range cands {
+			if i < 24 || cd.isBase || cd.isCur {
+				kept = append(kept, cd)
+			}
+		}
+		cands = kept
+		for _, cd := range cands {
+			cd.done = false
+		}
+	}
+	// A port runs at most one uop a cycle: uses of less than a cycle are
+	// impossible, kept only when nothing else explains the throughput.
+	physical := cands[:0:0]
+	for _, cd := range cands {
+		if sub, _, _, _ := cd.key(); sub == 0 {
+			physical = append(physical, cd)
+		}
+	}
+	if len(physical) > 0 {
+		cands = physical
+	}
+	best := math.Inf(1)
+	for _, cd := range cands {
+		if !cd.done {
+			p.evaluate(c, cd)
+		}
+		best = min(best, cd.err)
+	}
+	first := cl.cur == nil
+	var win *candidate
+	for _, cd := range cands {
+		if cd.err > best+p.opt.Tolerance {
+			continue
+		}
+		if win == nil || smaller(cd, win, first) {
+			win = cd
+		}
+	}
+	if win == nil {
+		return false
+	}
+	if win.fresh > 0 {
+		for i := 0; i < win.fresh; i++ {
+			p.ports = append(p.ports, "P"+strconv.Itoa(len(p.ports)))
+		}
+	}
+	uses := append([]maskUse(nil), win.uses...)
+	sortUses(uses)
+	changed := !equalUses(uses, cl.cur)
+	cl.cur = uses
+	return changed
+}
+
+// floorOnly reports whether a mapping's ports alone run faster than tp.
+func (p *inferProblem) floorOnly(uses []maskUse, tp float64) bool {
+	p.buf = append(p.buf[:0], uses...)
+	return bottleneck(p.buf) < tp*0.97
+}
+
+// solve runs coordinate descent over the classes.
+func (p *inferProblem) solve() {
+	p.opt.defaults()
+	order := make([]int, len(p.classes))
+	for i := range order {
+		order[i] = i
+	}
+	partners := make([]int, len(p.classes))
+	p.partners = make([][]int, len(p.classes))
+	for i, cl := range p.classes {
+		seen := map[int]bool{}
+		for _, k := range cl.mixes {
+			for _, pt := range p.mixes[k].parts {
+				if pt.c != i && !seen[pt.c] {
+					seen[pt.c] = true
+					p.partners[i] = append(p.partners[i], pt.c)
+				}
+			}
+		}
+		partners[i] = len(seen)
+	}
+	// Most-connected first (the probes every form was mixed with); among
+	// those, the widest port groups first (lowest throughput): they lay
+	// out the ports that narrower groups are then carved from.
+	maxPartners := 1
+	for _, n := range partners {
+		maxPartners = max(maxPartners, n)
+	}
+	bucket := func(c int) int { return partners[c] * 4 / maxPartners }
+	orderBy := func(wideFirst bool) []int {
+		o := append([]int(nil), order...)
+		sort.SliceStable(o, func(a, b int) bool {
+			ca, cb := o[a], o[b]
+			if bucket(ca) != bucket(cb) {
+				return bucket(ca) > bucket(cb)
+			}
+			if p.classes[ca].tp != p.classes[cb].tp {
+				return (p.classes[ca].tp < p.classes[cb].tp) == wideFirst
+			}
+			return partners[ca] > partners[cb]
+		})
+		return o
+	}
+	if !p.fixedWidth && len(p.mixes) > 0 {
+		// Mixes of cheap forms run into the dispatch width, which no port
+		// mapping explains: estimate it before fitting.
+		p.width = p.estimateWidth()
+	}
+	// Coordinate descent finds a local optimum that depends on the order
+	// classes are placed in: in abstract mode, try the widest groups first
+	// and then the narrowest first, and keep the better fit.
+	startPorts := append([]string(nil), p.ports...)
+	type state struct {
+		ports []string
+		cur   [][]maskUse
+		err   float64
+	}
+	var best *state
+	tries := []bool{true}
+	if p.abstract {
+		tries = append(tries, false)
+	}
+	for _, wideFirst := range tries {
+		p.ports = append([]string(nil), startPorts...)
+		for _, cl := range p.classes {
+			cl.cur = nil
+		}
+		p.descendFrom(orderBy(wideFirst), bucket)
+		st := &state{ports: append([]string(nil), p.ports...), err: p.totalError()}
+		for _, cl := range p.classes {
+			st.cur = append(st.cur, cl.cur)
+		}
+		if best == nil || st.err < best.err {
+			best = st
+		}
+	}
+	p.ports = best.ports
+	for i, cl := range p.classes {
+		cl.cur = best.cur[i]
+	}
+	// Classes without mixes: the base mapping scaled to the measured
+	// throughput, else the composition of their hints, else nothing.
+	for _, cl := range p.classes {
+		if len(cl.mixes) > 0 {
+			continue
+		}
+		switch {
+		case cl.base != nil:
+			cl.cur = p.scaleTo(cl.base, cl.tp)
+			cl.why = "no port-conflict measurements: ports from the base model"
+		default:
+			for _, h := range cl.hints {
+				var uses []maskUse
+				ok := true
+				for _, hc := range h {
+					if p.classes[hc].cur == nil {
+						ok = false
+						break
+					}
+					uses = append(uses, p.classes[hc].cur...)
+				}
+				if ok {
+					cl.cur = p.scaleTo(uses, cl.tp)
+					cl.why = "no port-conflict measurements: ports of its register form plus a load or store"
+					break
+				}
+			}
+			if cl.cur == nil {
+				cl.why = "no port-conflict measurements and no base model: ports unknown"
+			}
+		}
+	}
+	// Final errors.
+	for c, cl := range p.classes {
+		cd := &candidate{uses: cl.cur}
+		if cl.cur != nil {
+			p.evaluate(c, cd)
+		}
+		cl.err, cl.maxErr, cl.evaluated = cd.err, cd.maxErr, cd.n
+	}
+}
+
+// descendFrom places every class in the given order, refits the worst
+// fits first, then runs full passes until nothing changes.
+func (p *inferProblem) descendFrom(order []int, bucket func(int) int) {
+	for _, cl := range p.classes {
+		if cl.base != nil {
+			cl.cur = p.scaleTo(cl.base, cl.tp)
+		}
+	}
+	var core []int
+	for _, c := range order {
+		cl := p.classes[c]
+		if cl.cur != nil || len(cl.mixes) == 0 {
+			continue
+		}
+		p.fitClass(c)
+		if bucket(c) >= 3 {
+			// A core class: refit the core placed so far, which may now
+			// see evidence it lacked when it was placed.
+			for _, o := range core {
+				p.fitClass(o)
+			}
+			core = append(core, c)
+		}
+	}
+	p.refine()
+	for pass := 0; pass < p.opt.MaxPasses; pass++ {
+		changed := false
+		for _, c := range order {
+			if len(p.classes[c].mixes) > 0 && p.fitClass(c) {
+				changed = true
+			}
+		}
+		if !changed && pass > 0 {
+			break
+		}
+	}
+}
+
+// totalError is the RMS relative error over all mixes.
+func (p *inferProblem) totalError() float64 {
+	sum, n := 0.0, 0
+	for k := range p.mixes {
+		pred, ok := p.predict(k, -1, nil)
+		if !ok {
+			continue
+		}
+		e := (pred - p.mixes[k].y) / p.mixes[k].y
+		sum += e * e
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	return math.Sqrt(sum / float64(n))
+}
+
+// refine refits the worst-fitting class first, again and again: a wrong
+// starting mapping (a base model's mistake) is corrected where the
+// evidence against it is strongest, instead of its neighbours moving
+// around it.
+func (p *inferProblem) refine() {
+	neighbours := make([][]int, len(p.classes))
+	for c, cl := range p.classes {
+		seen := map[int]bool{c: true}
+		for _, k := range cl.mixes {
+			for _, pt := range p.mixes[k].parts {
+				if !seen[pt.c] {
+					seen[pt.c] = true
+					neighbours[c] = append(neighbours[c], pt.c)
+				}
+			}
+		}
+	}
+	errs := make([]float64, len(p.classes))
+	errOf := func(c int) float64 {
+		cl := p.classes[c]
+		if cl.cur == nil || len(cl.mixes) == 0 {
+			return 0
+		}
+		cd := &candidate{uses: cl.cur}
+		p.evaluate(c, cd)
+		return cd.err
+	}
+	for c := range p.classes {
+		errs[c] = errOf(c)
+	}
+	tried := make([]bool, len(p.classes))
+	limit := p.opt.MaxPasses * len(p.classes)
+	for step := 0; step < limit; step++ {
+		worst, werr := -1, p.opt.Tolerance/2
+		for c, e := range errs {
+			if !tried[c] && e > werr {
+				worst, werr = c, e
+			}
+		}
+		if worst < 0 {
+			return
+		}
+		if !p.fitClass(worst) {
+			tried[worst] = true
+			continue
+		}
+		errs[worst] = errOf(worst)
+		tried[worst] = false
+		for _, n := range neighbours[worst] {
+			errs[n] = errOf(n)
+			tried[n] = false
+		}
+	}
+}
+
+// pressureOf renders a mapping as port pressure.
+func (p *inferProblem) pressureOf(uses []maskUse) PortPressure {
+	pp := PortPressure{}
+	for _, u := range uses {
+		var ports []string
+		for _, b := range maskBits(u.mask) {
+			if b < len(p.ports) {
+				ports = append(ports, p.ports[b])
+			}
+		}
+		pp = append(pp, PortUse{Cycles: roundCycles(u.cycles), Ports: ports})
+	}
+	return pp
+}
+
+// roundCycles snaps inferred cycles to a clean value when within 2 %
+// (measurements carry noise; 0.98 cycles is 1 cycle).
+func roundCycles(c float64) float64 {
+	for _, d := range []float64{1, 2, 3, 4} {
+		if r := math.Round(c*d) / d; r > 0 && math.Abs(r-c) <= 0.02*r {
+			return r
+		}
+	}
+	return math.Round(c*1e4) / 1e4
+}
+
+// compile turns port pressure into masks over p.ports (nil when a port is unknown).
+func (p *inferProblem) compile(pp PortPressure) []maskUse {
+	idx := map[string]int{}
+	for i, q := range p.ports {
+		idx[q] = i
+	}
+	var out []maskUse
+	for _, u := range pp {
+		var m uint64
+		for _, q := range u.Ports {
+			i, ok := idx[q]
+			if !ok || i >= 64 {
+				return nil
+			}
+			m |= 1 << i
+		}
+		out = append(out, maskUse{m, u.Cycles})
+	}
+	out = mergeUses(out)
+	sortUses(out)
+	return out
+}
+
+// FormatPressure renders port pressure for people: "1*p01+2*p5" when all
+// port names are one character, else "1*p[FP0,FP1]+1*p[LSU.0,LSU.1]".
+func FormatPressure(pp PortPressure) string {
+	if len(pp) == 0 {
+		return "-"
+	}
+	short := true
+	for _, u := range pp {
+		for _, q := range u.Ports {
+			if len(q) != 1 {
+				short = false
+			}
+		}
+	}
+	parts := make([]string, len(pp))
+	for i, u := range pp {
+		if short {
+			parts[i] = fmt.Sprintf("%s*p%s", FormatNum(u.Cycles), strings.Join(u.Ports, ""))
+		} else {
+			parts[i] = fmt.Sprintf("%s*p[%s]", FormatNum(u.Cycles), strings.Join(u.Ports, ","))
+		}
+	}
+	return strings.Join(parts, "+")
+}

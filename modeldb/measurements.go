@@ -1,0 +1,338 @@
+package modeldb
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/twmb/murmur3"
+
+	"portlab/isa"
+	"portlab/results"
+)
+
+// Measurements are the numbers a set of benchmark results holds, per form
+// and per port-conflict mix, ready for building a model.
+type Measurements struct {
+	Forms map[string]*FormMeasurements // by canonical form name
+	Mixes []*MixMeasurement
+	Hosts []string // CPU signatures seen, sorted
+	// Skipped says why results were not used (one line per reason, with a count).
+	Skipped []string
+}
+
+// FormMeasurements are one form's measured numbers (medians over the
+// results that measured the same thing).
+type FormMeasurements struct {
+	Form string
+	// Throughput is the reciprocal throughput in cycles (0: not measured).
+	Throughput float64
+	// Latencies are per operand pair ("1->0", "mem->0"); the key "" holds a
+	// latency whose operands the result does not name (llvm-exegesis).
+	Latencies map[string]float64
+	// Props are properties the generator found (zero-idiom, ...).
+	Props []string
+	// PortUops are per-resource uop counts from llvm-exegesis's uops mode,
+	// and Uops its total (NumMicroOps).
+	PortUops map[string]float64
+	Uops     float64
+	// Unmeasurable is why the form could not be measured.
+	Unmeasurable string
+	Host, Date   string
+
+	tps  []float64
+	lats map[string][]float64
+}
+
+// Latency is the largest measured operand latency.
+func (f *FormMeasurements) Latency() float64 {
+	l := 0.0
+	for _, v := range f.Latencies {
+		l = max(l, v)
+	}
+	return l
+}
+
+// MixMeasurement is a measured port-conflict mix: Parts[i].Count instances
+// of each form per copy, Cycles per copy.
+type MixMeasurement struct {
+	Parts  []MixPart
+	Cycles float64
+	Host   string
+	vals   []float64
+}
+
+// Key identifies the mix (sorted parts).
+func (m *MixMeasurement) Key() string { return mixKey(m.Parts) }
+
+func mixKey(parts []MixPart) string {
+	ps := append([]MixPart(nil), parts...)
+	sort.Slice(ps, func(i, j int) bool { return ps[i].Form < ps[j].Form })
+	var b strings.Builder
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteString(" + ")
+		}
+		fmt.Fprintf(&b, "%d*%s", p.Count, p.Form)
+	}
+	return b.String()
+}
+
+// CollectOptions control CollectMeasurements.
+type CollectOptions struct {
+	// OpcodeForms maps LLVM opcode names ("VADDPDYrr") to catalog forms,
+	// for llvm-exegesis's own result files, which name opcodes only (see
+	// LLVMOpcodeForms).
+	OpcodeForms map[string]string
+}
+
+// CollectMeasurements gathers per-form latencies and throughputs and the
+// port-conflict mixes from benchmark results: portlab's (the form, kind,
+// operand pair and mix under the portlab key) and llvm-exegesis's (the
+// opcode mapped through opt.OpcodeForms). Failed and unmeasurable results
+// are counted in Skipped. Repeated measurements of one thing keep their
+// median.
+func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measurements {
+	ms := &Measurements{Forms: map[string]*FormMeasurements{}}
+	skipped := map[string]int{}
+	hosts := map[string]bool{}
+	mixes := map[string]*MixMeasurement{}
+	form := func(name string) *FormMeasurements {
+		fm, ok := ms.Forms[name]
+		if !ok {
+			fm = &FormMeasurements{Form: name, Latencies: map[string]float64{}, lats: map[string][]float64{}}
+			ms.Forms[name] = fm
+		}
+		return fm
+	}
+	for _, b := range bs {
+		x := b.Portlab
+		host, date := "", ""
+		if x != nil {
+			host, date = x.Host, x.Date
+		}
+		if host == "" {
+			host = b.CPUName
+		}
+		if x != nil && x.Unmeasurable != "" {
+			if f, ok := isa.Lookup(x.Form); ok {
+				form(f.Name()).Unmeasurable = x.Unmeasurable
+			}
+			skipped["unmeasurable forms"]++
+			continue
+		}
+		if b.Error != "" {
+			skipped["failed benchmarks"]++
+			continue
+		}
+		val, per, ok := mainValue(b)
+		if !ok {
+			skipped["results without a measurement"]++
+			continue
+		}
+		if x != nil && len(x.Mix) > 0 {
+			parts, err := canonicalMix(x.Mix)
+			if err != nil {
+				skipped[err.Error()]++
+				continue
+			}
+			cycles := per
+			if cycles <= 0 {
+				n := 0
+				for _, p := range parts {
+					n += p.Count
+				}
+				cycles = val * float64(n)
+			}
+			k := mixKey(parts)
+			mm, ok := mixes[k]
+			if !ok {
+				mm = &MixMeasurement{Parts: parts, Host: host}
+				mixes[k] = mm
+				ms.Mixes = append(ms.Mixes, mm)
+			}
+			mm.vals = append(mm.vals, cycles)
+			if host != "" {
+				hosts[host] = true
+			}
+			continue
+		}
+		name := ""
+		if x != nil && x.Form != "" {
+			f, ok := isa.Lookup(x.Form)
+			if !ok {
+				skipped[fmt.Sprintf("forms not in the catalog (e.g. %q)", x.Form)]++
+				continue
+			}
+			name = f.Name()
+		} else if n, ok := exegesisForm(b, opt.OpcodeForms); ok {
+			name = n
+		} else {
+			if opt.OpcodeForms == nil && x == nil {
+				skipped["llvm-exegesis results (need llvm-mc to map opcodes to forms)"]++
+			} else {
+				skipped["results naming no known form"]++
+			}
+			continue
+		}
+		fm := form(name)
+		if host != "" {
+			fm.Host = host
+			hosts[host] = true
+		}
+		if date > fm.Date {
+			fm.Date = date
+		}
+		if x != nil {
+			for _, p := range x.Props {
+				if !hasString(fm.Props, p) {
+					fm.Props = append(fm.Props, p)
+				}
+			}
+		}
+		kind := b.Mode
+		if x != nil && x.Kind != "" {
+			kind = x.Kind
+		}
+		switch kind {
+		case "latency":
+			pair := ""
+			if x != nil {
+				pair = x.Operands
+			}
+			fm.lats[pair] = append(fm.lats[pair], val)
+		case "throughput", "inverse_throughput":
+			fm.tps = append(fm.tps, val)
+		case "uops":
+			if fm.PortUops == nil {
+				fm.PortUops = map[string]float64{}
+			}
+			for _, m := range b.Measurements {
+				if m.Key == "NumMicroOps" {
+					fm.Uops = m.Value
+					continue
+				}
+				fm.PortUops[m.Key] = m.Value
+			}
+		default:
+			// idiom and move variants carry their finding in Props;
+			// helpers and user snippets are not per-form numbers.
+			skipped[fmt.Sprintf("%s results (not a form's latency or throughput)", kind)]++
+		}
+	}
+	for _, fm := range ms.Forms {
+		if len(fm.tps) > 0 {
+			fm.Throughput = median(fm.tps)
+		}
+		for k, v := range fm.lats {
+			fm.Latencies[k] = median(v)
+		}
+		sort.Strings(fm.Props)
+	}
+	for _, mm := range ms.Mixes {
+		mm.Cycles = median(mm.vals)
+	}
+	for h := range hosts {
+		ms.Hosts = append(ms.Hosts, h)
+	}
+	sort.Strings(ms.Hosts)
+	for why, n := range skipped {
+		ms.Skipped = append(ms.Skipped, fmt.Sprintf("%d %s", n, why))
+	}
+	sort.Strings(ms.Skipped)
+	return ms
+}
+
+// mainValue returns a result's per-instruction and per-snippet value.
+func mainValue(b *results.Benchmark) (val, per float64, ok bool) {
+	for _, key := range []string{"latency", "inverse_throughput"} {
+		if m, found := b.Value(key); found {
+			return m.Value, m.PerSnippetValue, true
+		}
+	}
+	if b.Mode == "uops" && len(b.Measurements) > 0 {
+		return 0, 0, true
+	}
+	if b.Portlab != nil && b.Portlab.Median > 0 {
+		return b.Portlab.Median, 0, true
+	}
+	if len(b.Measurements) == 1 {
+		return b.Measurements[0].Value, b.Measurements[0].PerSnippetValue, true
+	}
+	return 0, 0, false
+}
+
+func canonicalMix(parts []MixPart) ([]MixPart, error) {
+	out := make([]MixPart, 0, len(parts))
+	for _, p := range parts {
+		f, ok := isa.Lookup(p.Form)
+		if !ok {
+			return nil, fmt.Errorf("mixes naming forms not in the catalog (e.g. %q)", p.Form)
+		}
+		if p.Count <= 0 {
+			return nil, fmt.Errorf("mixes with a non-positive count")
+		}
+		merged := false
+		for i := range out {
+			if out[i].Form == f.Name() {
+				out[i].Count += p.Count
+				merged = true
+			}
+		}
+		if !merged {
+			out = append(out, MixPart{Form: f.Name(), Count: p.Count})
+		}
+	}
+	return out, nil
+}
+
+// exegesisForm maps an llvm-exegesis result (opcode names) to a form: all
+// instructions of the snippet must be one opcode.
+func exegesisForm(b *results.Benchmark, opcodes map[string]string) (string, bool) {
+	if opcodes == nil || len(b.Key.Instructions) == 0 {
+		return "", false
+	}
+	op := ""
+	for _, in := range b.Key.Instructions {
+		f := strings.Fields(in)
+		if len(f) == 0 {
+			return "", false
+		}
+		if op != "" && f[0] != op {
+			return "", false
+		}
+		op = f[0]
+	}
+	name, ok := opcodes[op]
+	return name, ok
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// heldOut decides, by a hash of the mix, whether a mix is kept for
+// validation instead of fitting (a stable split: the same mixes are held
+// out on every run).
+func heldOut(key string, fraction float64) bool {
+	if fraction <= 0 {
+		return false
+	}
+	h := murmur3.Sum64([]byte(key))
+	return float64(h%1000000)/1e6 < fraction
+}
+
+// formatPct renders a relative error as a percentage.
+func formatPct(v float64) string {
+	return strconv.FormatFloat(v*100, 'f', 1, 64) + "%"
+}
