@@ -38,9 +38,13 @@ FUZZTIME ?= 5s
 fuzz:
 	$(GO) test -p 1 -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./isa
 	$(GO) test -p 1 -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./isa
+	$(GO) test -p 1 -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./modeldb
 
+# Speed and accuracy benchmarks (figures quoted in README.md). Measuring
+# benchmarks run one at a time (-p 1); keep the machine otherwise idle.
 bench: build
-	$(GO) test -p 1 -run '^$$' -bench . -benchtime 20x ./measure ./jit ./perf
+	$(GO) test -p 1 -run '^$$' -bench . -benchtime 20x ./measure ./perf
+	$(GO) test -p 1 -run '^$$' -bench . ./cluster ./modeldb
 
 lint:
 	$(GO) vet $(PKGS)

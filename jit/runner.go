@@ -6,6 +6,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"golang.org/x/sys/unix"
 	"io"
 	"os"
 	"os/exec"
@@ -38,9 +39,31 @@ type Runner struct {
 	Restarts int
 }
 
-// DefaultCPU is the last online CPU: the measuring thread's home unless told
-// otherwise.
-func DefaultCPU() int { return runtime.NumCPU() - 1 }
+// DefaultCPU is the highest-numbered CPU this process may run on (its
+// affinity mask, which a cpuset or a pinned container narrows): the
+// measuring thread's home unless told otherwise.
+func DefaultCPU() int {
+	cpus := AllowedCPUs()
+	if len(cpus) == 0 {
+		return runtime.NumCPU() - 1
+	}
+	return cpus[len(cpus)-1]
+}
+
+// AllowedCPUs lists the CPUs in this process's affinity mask, ascending.
+func AllowedCPUs() []int {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return nil
+	}
+	var out []int
+	for c := 0; c < 1024; c++ {
+		if set.IsSet(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 // NewRunner returns a runner pinned to cpu (DefaultCPU when cpu < 0 is not
 // wanted, pass -1 only to leave the worker unpinned).

@@ -19,8 +19,14 @@ func NewHostEngine(cpu int) (*Engine, *hostcpu.Info, error) {
 	if cpu < 0 {
 		cpu = jit.DefaultCPU()
 	}
-	if cpu >= info.CPUs && info.CPUs > 0 {
-		return nil, nil, fmt.Errorf("--cpu %d: this machine has CPUs 0-%d", cpu, info.CPUs-1)
+	if allowed := jit.AllowedCPUs(); len(allowed) > 0 {
+		ok := false
+		for _, c := range allowed {
+			ok = ok || c == cpu
+		}
+		if !ok {
+			return nil, nil, fmt.Errorf("--cpu %d: this process may run on CPUs %v only", cpu, allowed)
+		}
 	}
 	asm := jit.NewAssembler()
 	if _, err := asm.Version(); err != nil {

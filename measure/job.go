@@ -479,38 +479,33 @@ const tailIters = 250
 // the probe's own noise is about this size.
 const freqThreshold = 0.004
 
-// clockFactors returns, per function, the median over repetitions of its
-// frequency probe against the calibration functions' probes (ticks per
-// cycle relative to the calibration): 1 where the difference is within the
-// probe's noise.
+// clockFactors returns, per function, its frequency probe against the
+// calibration functions' probe (ticks per cycle relative to the
+// calibration): the fewest ticks over all repetitions of each, since an
+// interruption only ever adds ticks while a clock change shifts them all.
+// Factors within the probe's noise are 1.
 func clockFactors(job *jit.Job, res *jit.Result) map[int]float64 {
 	out := map[int]float64{}
 	if res.Tail == nil || res.Cycles != nil {
 		return out
 	}
-	per := map[int][]float64{}
+	fewest := map[int]uint64{}
 	for _, tails := range res.Tail {
-		var base float64
-		n := 0
 		for pos, f := range job.Schedule {
-			if f == fCalibN || f == fCalib2N {
-				base += float64(tails[pos])
-				n++
+			if t := tails[pos]; t > 0 && (fewest[f] == 0 || t < fewest[f]) {
+				fewest[f] = t
 			}
 		}
-		if n == 0 || base == 0 {
-			continue
-		}
-		base /= float64(n)
-		for pos, f := range job.Schedule {
-			if tails[pos] > 0 {
-				per[f] = append(per[f], float64(tails[pos])/base)
-			}
-		}
-
 	}
-	for f, v := range per {
-		c := perf.NewStats(v).Median
+	base := fewest[fCalibN]
+	if t := fewest[fCalib2N]; t > 0 && (base == 0 || t < base) {
+		base = t
+	}
+	if base == 0 {
+		return out
+	}
+	for f, t := range fewest {
+		c := float64(t) / float64(base)
 		if c > 1-freqThreshold && c < 1+freqThreshold {
 			c = 1
 		}

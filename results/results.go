@@ -76,6 +76,9 @@ type Extra struct {
 	ValidationNote string             `yaml:"validation_note,omitempty"`
 	Host           string             `yaml:"host,omitempty"` // CPU signature (vendor-family-model-stepping)
 	Date           string             `yaml:"date,omitempty"`
+	// HostInfo describes the machine (CPU type, node, microcode, kernel,
+	// clocksource); sweeps write it so fleet results can be grouped.
+	HostInfo *HostInfo `yaml:"host_info,omitempty"`
 	// Props are properties the generator found (zero-idiom, dep-breaking, move-eliminated).
 	Props []string `yaml:"properties,omitempty"`
 	// Helper names an instruction used to close a latency chain and Subtracted

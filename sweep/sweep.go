@@ -36,16 +36,47 @@ type Options struct {
 	// benchmarks already in it are skipped. "" keeps results in memory only.
 	Out    string
 	Resume bool
-	// Shard i of n (0-based): the sweep measures only the forms of its shard.
+	// Shard i of n (0-based): the sweep measures only the forms of its
+	// shard (see AssignShards). Shards are cut from Forms before the host
+	// filter (Has), so give the same Forms on every host of a fleet (the
+	// catalog's matches, not only the host's) and each form lands in the
+	// same shard everywhere.
 	Shard, Shards int
 	Measure       measure.Options
 	// BatchForms is how many forms are assembled and measured per batch.
 	BatchForms int
 	// Progress is called after every batch.
 	Progress func(done, total int, current string)
-	// Host identifies the machine in results.
+	// Host identifies the machine in results: CPUName (LLVM's name),
+	// HostSig (the CPU type, hostcpu.Info.Signature) and HostInfo (written
+	// on every result; see HostInfo). Has filters Forms to those the host
+	// runs (nil: all of them).
 	CPUName, HostSig string
+	HostInfo         *results.HostInfo
 	Has              func(feature string) bool
+}
+
+// formCost is FormCost in the sweep's modes.
+func (o Options) formCost(f *isa.Form) float64 {
+	m := CostModes{Latency: o.Latency, Throughput: o.Throughput}
+	if o.Ports {
+		m.Probes = len(o.Probes)
+		if m.Probes == 0 {
+			m.Probes = len(DefaultProbes)
+		}
+	}
+	return FormCost(f, m)
+}
+
+// supported returns the forms the host runs.
+func supported(forms []*isa.Form, has func(string) bool) []*isa.Form {
+	var out []*isa.Form
+	for _, f := range forms {
+		if f.Supported(has) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Summary reports what a sweep did.
@@ -120,7 +151,13 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 	}
 	forms := o.Forms
 	if o.Shards > 1 {
-		forms = ShardForms(forms, o.Shard, o.Shards)
+		if o.Shard < 0 || o.Shard >= o.Shards {
+			return nil, fmt.Errorf("shard %d/%d: want 0 <= i < n", o.Shard, o.Shards)
+		}
+		forms = ShardFormsByCost(forms, o.Shard, o.Shards, o.formCost)
+	}
+	if o.Has != nil {
+		forms = supported(forms, o.Has)
 	}
 	sum := &Summary{Forms: len(forms)}
 	done := map[string]bool{}
@@ -223,21 +260,6 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 	return sum, nil
 }
 
-// ShardForms returns shard i of n: forms are dealt out in name order, so the
-// same form lands in the same shard on every host, and neighbouring (similar
-// cost) forms spread evenly over the shards.
-func ShardForms(forms []*isa.Form, i, n int) []*isa.Form {
-	sorted := append([]*isa.Form(nil), forms...)
-	sort.Slice(sorted, func(a, b int) bool { return sorted[a].Name() < sorted[b].Name() })
-	var out []*isa.Form
-	for k, f := range sorted {
-		if k%n == i {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 func baseResult(o Options, f *isa.Form, kind string) *results.Benchmark {
 	name := ""
 	if f != nil {
@@ -248,7 +270,7 @@ func baseResult(o Options, f *isa.Form, kind string) *results.Benchmark {
 		Key:        results.Key{Instructions: []string{}, RegisterInitialValues: []string{}},
 		CPUName:    o.CPUName,
 		LLVMTriple: "x86_64-unknown-linux-gnu",
-		Portlab:    &results.Extra{Form: name, Kind: kind, Host: o.HostSig, Date: time.Now().UTC().Format(time.RFC3339)},
+		Portlab:    &results.Extra{Form: name, Kind: kind, Host: o.HostSig, HostInfo: o.HostInfo, Date: time.Now().UTC().Format(time.RFC3339)},
 	}
 }
 
@@ -307,6 +329,7 @@ func measureBenches(eng *measure.Engine, o Options, benches []*gen.Bench, helper
 func toResult(b *gen.Bench, m *measure.Measurement, o Options, helpers map[string]float64) *results.Benchmark {
 	r := m.Benchmark(o.CPUName, o.HostSig)
 	x := r.Portlab
+	x.HostInfo = o.HostInfo
 	x.ID = benchID(b)
 	x.Form = formName(b)
 	x.Kind = b.Kind

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -38,6 +37,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	schedSize := fs.Int("scheduler-size", 0, "size of every scheduler (default: the model's)")
 	retireWidth := fs.Int("retire-width", 0, "instructions retired per cycle (default: the model's, or unlimited)")
 	movElim := fs.Int("max-moves-eliminated", 0, "moves renaming eliminates per cycle (0 unlimited, -1 none)")
+	partial := fs.String("partial-writes", "", "how a write to part of a register depends on its old value: merge (waits for it), order (completes after the older write, llvm-mca's Zen models) or none (llvm-mca's Intel models); default by model")
 	hexIn := fs.Bool("hex", false, "inputs are hex-encoded machine code, one block per line")
 	symbol := fs.String("symbol", "", "ELF input: analyse this function")
 	addrRange := fs.String("range", "", "ELF input: analyse the code in START:END (addresses, END exclusive)")
@@ -90,6 +90,11 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 			return usageError{fmt.Sprintf("--%s %d: must not be negative", v.name, v.val)}
 		}
 	}
+	switch *partial {
+	case "", analysis.PartialMerge, analysis.PartialOrder, analysis.PartialNone:
+	default:
+		return usageError{fmt.Sprintf("--partial-writes %q: want merge, order or none", *partial)}
+	}
 	var syn isa.Syntax
 	switch strings.ToLower(*syntax) {
 	case "":
@@ -116,8 +121,8 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 		return usageError{"standard input ('-') can be read once"}
 	}
 	opt := analysis.Options{Iterations: *iterations, DispatchWidth: *dispatch, RegisterFileSize: *regFile,
-		LoadQueue: *lqueue, StoreQueue: *squeue, NoAlias: *noAlias, ROBSize: *robSize,
-		SchedulerSize: *schedSize, RetireWidth: *retireWidth, MaxMovesEliminated: *movElim}
+		LoadQueue: *lqueue, StoreQueue: *squeue, MayAlias: !*noAlias, ROBSize: *robSize,
+		SchedulerSize: *schedSize, RetireWidth: *retireWidth, MaxMovesEliminated: *movElim, PartialWrites: *partial}
 	warn := func(msg string) { fmt.Fprintf(stderr, "portlab analyze: warning: %s\n", msg) }
 
 	if *batch {
@@ -149,6 +154,9 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	b.Syntax = syn
+	if *partial != "" {
+		b.PartialWrites = *partial
+	}
 	views := analysis.DefaultViews()
 	views.Summary, views.Static, views.InstructionInfo, views.ResourcePressure = *summary, *static, *instInfo, *pressure
 	views.Timeline, views.Bottleneck = *timeline, *bottleneck
@@ -197,13 +205,17 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	} else {
-		if !*timeline && !*allViews {
+		text := reports
+		if !*timeline && !*allViews && *htmlOut != "" {
 			// The HTML report needs the timeline; the text keeps to what was asked.
+			text = nil
 			for _, r := range reports {
-				r.Views = dropView(r.Views, "TimelineView", *htmlOut != "")
+				c := *r
+				c.Views = dropView(r.Views, "TimelineView")
+				text = append(text, &c)
 			}
 		}
-		analysis.PrintText(&buf, reports)
+		analysis.PrintText(&buf, text)
 	}
 	if *htmlOut != "" {
 		var h bytes.Buffer
@@ -217,11 +229,8 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	return writeOut(*out, buf.Bytes(), stdout)
 }
 
-// dropView returns views without the named one when drop is set.
-func dropView(vs []analysis.View, name string, drop bool) []analysis.View {
-	if !drop {
-		return vs
-	}
+// dropView returns views without the named one.
+func dropView(vs []analysis.View, name string) []analysis.View {
 	var out []analysis.View
 	for _, v := range vs {
 		if v.Name() != name {
@@ -307,20 +316,20 @@ func assembleEncodings(ks []*analysis.Kernel, stderr io.Writer) error {
 				continue
 			}
 			src := x.Inst.Intel()
-			// A branch to a label: define the label so the unit stands alone.
+			// Symbols become a label of the unit's own (a branch target)
+			// or 0 (a displacement), so that the unit stands alone.
 			for _, a := range x.Inst.Args {
-				if a.Type == isa.OpLabel && a.Symbol != "" {
-					src = fmt.Sprintf("%s:\n%s", a.Symbol, src)
-				}
-				if a.Symbol != "" && a.Type != isa.OpLabel {
+				switch {
+				case a.Type == isa.OpLabel && a.Symbol != "":
+					src = "__portlab_lbl" + jit.UnitToken + ":\n" + strings.ReplaceAll(src, a.Symbol, "__portlab_lbl"+jit.UnitToken)
+				case a.Symbol != "":
 					src = strings.ReplaceAll(src, a.Symbol, "0")
-				}
-				if a.Type == isa.OpMem && a.Mem.Symbol != "" {
+				case a.Type == isa.OpMem && a.Mem.Symbol != "":
 					src = strings.ReplaceAll(src, a.Mem.Symbol, "0")
 				}
 			}
-			src += "\n__portlab_enc_end:"
-			units = append(units, &jit.Unit{Name: x.Inst.Pos.String(), Source: src, Marks: []string{"__portlab_enc_end"}})
+			src += "\n__portlab_enc_end" + jit.UnitToken + ":"
+			units = append(units, &jit.Unit{Name: x.Inst.Pos.String(), Source: src, Marks: []string{"__portlab_enc_end" + jit.UnitToken}})
 			targets = append(targets, x)
 		}
 	}
@@ -338,12 +347,10 @@ func assembleEncodings(ks []*analysis.Kernel, stderr io.Writer) error {
 			continue
 		}
 		end := len(o.Code)
-		if m, ok := o.Marks["__portlab_enc_end"]; ok {
-			end = m
+		for _, m := range o.Marks {
+			end = min(end, m)
 		}
-		code := o.Code[:end]
-		// Skip the bytes of nothing before the instruction (labels take none).
-		targets[i].Encoding = code
+		targets[i].Encoding = o.Code[:end]
 	}
 	return first
 }
@@ -472,5 +479,3 @@ func csvQuote(s string) string {
 	}
 	return s
 }
-
-var _ = filepath.Base

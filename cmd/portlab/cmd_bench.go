@@ -35,8 +35,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	all := fs.Bool("all", false, "sweep every form the host can run")
 	mode := fs.String("mode", "", "snippets: latency or throughput (default latency); sweeps: a list of latency,throughput,ports (default latency,throughput)")
 	resume := fs.Bool("resume", false, "sweeps: continue the sweep in -o, skipping what it already holds")
-	shard := fs.String("shard", "", "sweeps: measure only shard i of n ('i/n', 0-based)")
-	probes := fs.String("probes", "", "ports mode: comma-separated probe forms (default: a set of well-known ones)")
+	shard := fs.String("shard", "", "sweeps: measure only shard i of n ('i/n', 0-based), or 'auto' inside a Slurm job array or Kubernetes Indexed Job")
+	shards := fs.Int("shards", 0, "sweeps with --shard auto: the shard count (Kubernetes Indexed Jobs: the Job's completions; or set PORTLAB_SHARDS)")
+	probes := fs.String("probes", "", "ports mode: probe forms separated by semicolons (default: a set of well-known ones)")
 	rep := fs.String("repetition-mode", "middle-half-duplicate", "duplicate, loop, min, middle-half-duplicate or middle-half-loop")
 	minInstr := fs.Int("min-instructions", 128, "instructions in the short timed body (the long one has twice as many)")
 	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
@@ -65,15 +66,15 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return usageError{"give either --snippets-file or --forms/--all, not both"}
 	case !sweeping && len(snippetFiles) == 0:
 		return usageError{"nothing to measure: give --snippets-file FILE, --forms GLOB or --all"}
-	case !sweeping && (*resume || *shard != ""):
-		return usageError{"--resume and --shard apply to sweeps (--forms/--all)"}
+	case !sweeping && (*resume || *shard != "" || *shards != 0):
+		return usageError{"--resume, --shard and --shards apply to sweeps (--forms/--all)"}
 	}
 	repetition, err := measure.ParseRepetition(*rep)
 	if err != nil {
 		return usageError{err.Error()}
 	}
 	if sweeping {
-		return runSweep(sweepFlags{globs: formGlobs, all: *all, mode: *mode, resume: *resume, shard: *shard, probes: *probes,
+		return runSweep(sweepFlags{globs: formGlobs, all: *all, mode: *mode, resume: *resume, shard: *shard, shards: *shards, probes: *probes,
 			out: *out, cpu: *cpu, timeout: *timeout, opts: measure.Options{Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, NoFTZ: *noFTZ}}, stdout, stderr)
 	}
 	if *mode == "" {

@@ -70,7 +70,7 @@ func TestBenchReportsCrashesAndGoesOn(t *testing.T) {
 
 func TestBenchUsageErrors(t *testing.T) {
 	cases := map[string][]string{
-		"no --snippets-file given":    {"bench"},
+		"nothing to measure":          {"bench"},
 		"unknown repetition mode":     {"bench", "--snippets-file", "x.s", "--repetition-mode", "twice"},
 		"unknown mode \"uops\"":       {"bench", "--snippets-file", "x.s", "--mode", "uops"},
 		"unexpected argument \"x.s\"": {"bench", "x.s"},

@@ -317,6 +317,9 @@ func runModelBuild(args []string, stdout, stderr io.Writer) error {
 	fits := fs.String("fits", "", "write every form's fit (class, mixes, error, confidence) as CSV here")
 	examples := fs.Int("examples", 10, "how many low-confidence forms and corrections to list")
 	compact := fs.Bool("compact", false, compactHelp)
+	allowMixed := fs.Bool("allow-mixed", false, "build one model from results of several CPU types")
+	hostTol := fs.Float64("host-tolerance", 0.02, "results from several machines: list forms whose machines disagree by more than this (relative)")
+	hostsCSV := fs.String("hosts-csv", "", "results from several machines: write every form's per-machine values and spread as CSV here")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: portlab model build RESULTS... [-o model.yml] [--base MODEL] [--holdout 0.2]")
 		fs.PrintDefaults()
@@ -342,6 +345,10 @@ func runModelBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	agree := modeldb.CompareHosts(bs)
+	if len(agree.Types) > 1 && !*allowMixed {
+		return fmt.Errorf("results come from %d CPU types (%s): one model must describe one CPU type; split them with 'portlab bench merge --split DIR' or pass --allow-mixed", len(agree.Types), strings.Join(agree.Types, ", "))
+	}
 	ms := modeldb.CollectMeasurements(bs, modeldb.CollectOptions{OpcodeForms: opcodes})
 	m, rep, err := modeldb.Build(ms, modeldb.BuildOptions{
 		Name: *name, LLVMCPU: *llvmCPU, Base: baseModel, HoldOut: *holdout, Sources: pos,
@@ -355,6 +362,16 @@ func runModelBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	w := reportTo(*out, stdout, stderr)
 	fmt.Fprint(w, rep.Summary(*examples))
+	fmt.Fprint(w, agree.Summary(*examples, *hostTol))
+	if *hostsCSV != "" {
+		var b strings.Builder
+		if err := agree.WriteCSV(&b); err != nil {
+			return err
+		}
+		if err := fsutil.WriteFileAtomic(*hostsCSV, []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+	}
 	if len(rep.HeldOut) > 0 {
 		r := modeldb.EvaluateMixMeasurements(m, rep.HeldOut, 0.10)
 		fmt.Fprint(w, "held-out mixes: ")

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +20,7 @@ type sweepFlags struct {
 	mode, shard string
 	probes, out string
 	resume      bool
+	shards      int // the count for --shard auto (0: from the environment)
 	cpu         int
 	timeout     time.Duration
 	opts        measure.Options
@@ -55,14 +58,23 @@ func runSweep(f sweepFlags, stdout, stderr io.Writer) error {
 		}
 	}
 	var err error
-	if o.Shard, o.Shards, err = parseShard(f.shard); err != nil {
+	if f.shard == "auto" {
+		spec, err := sweep.AutoShard(os.Getenv, f.shards)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		o.Shard, o.Shards = spec.Index, spec.Count
+		fmt.Fprintf(stderr, "shard %d/%d from %s\n", spec.Index, spec.Count, spec.Source)
+	} else if f.shards != 0 {
+		return usageError{"--shards goes with --shard auto (with --shard i/n the count is n)"}
+	} else if o.Shard, o.Shards, err = parseShard(f.shard); err != nil {
 		return usageError{err.Error()}
 	}
 	if f.resume && (f.out == "" || f.out == "-") {
 		return usageError{"--resume needs a results file (-o FILE)"}
 	}
 	if f.probes != "" {
-		for _, p := range strings.Split(f.probes, ",") {
+		for _, p := range strings.Split(f.probes, ";") {
 			o.Probes = append(o.Probes, strings.TrimSpace(p))
 		}
 	}
@@ -76,14 +88,18 @@ func runSweep(f sweepFlags, stdout, stderr io.Writer) error {
 	if f.all {
 		globs = nil
 	}
-	o.Forms, err = sweep.Select(globs, info.Has)
+	// Shards are cut from the catalog's matches, not the host's, so that a
+	// form lands in the same shard on every host; Run keeps those the host
+	// runs.
+	o.Forms, err = sweep.Select(globs, nil)
 	if err != nil {
 		return err
 	}
-	if len(o.Forms) == 0 {
+	if hosted, _ := sweep.Select(globs, info.Has); len(hosted) == 0 {
 		return fmt.Errorf("no form matching %s runs on this host (%s)", strings.Join(globs, ", "), info.Microarch)
 	}
 	o.CPUName, o.HostSig, o.Has = info.Microarch, info.Signature(), info.Has
+	o.HostInfo = sweep.HostInfo(info, sweep.NodeName(os.Getenv))
 	if f.out != "-" && f.out != "" {
 		o.Out = f.out
 	}
@@ -110,12 +126,16 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench merge", stderr)
 	out := fs.String("o", "-", "merged results file ('-' = stdout); written atomically")
 	allowMixed := fs.Bool("allow-mixed", false, "allow results from different CPU types in one file")
+	split := fs.String("split", "", "write one merged file per CPU type into this directory (DIR/<signature>.yaml) instead of -o")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(files) == 0 {
-		return usageError{"usage: portlab bench merge [-o FILE] RESULTS..."}
+		return usageError{"usage: portlab bench merge [-o FILE | --split DIR] [--allow-mixed] RESULTS..."}
+	}
+	if *split != "" && *out != "-" {
+		return usageError{"give -o FILE or --split DIR, not both"}
 	}
 	var parts [][]*results.Benchmark
 	for _, f := range files {
@@ -125,18 +145,48 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 		}
 		parts = append(parts, bs)
 	}
-	merged, err := sweep.Merge(parts, *allowMixed)
-	if err != nil {
+	m := sweep.MergeGroups(parts)
+	if *split != "" {
+		if err := os.MkdirAll(*split, 0o755); err != nil {
+			return err
+		}
+		for _, g := range m.Groups {
+			p := filepath.Join(*split, sweep.TypeFileName(g.Type))
+			if err := results.WriteFile(p, g.Results); err != nil {
+				return err
+			}
+			fmt.Fprintf(stderr, "%s: %d results from %s\n", p, len(g.Results), nodeList(g.Nodes))
+		}
+		fmt.Fprintf(stderr, "merged %d files into %d CPU types (%d duplicates dropped)\n", len(files), len(m.Groups), m.Duplicates)
+		return nil
+	}
+	if err := m.CheckOneType(*allowMixed); err != nil {
 		return err
 	}
+	merged := m.All()
 	if *out == "-" {
-		return results.Write(stdout, merged)
-	}
-	if err := results.WriteFile(*out, merged); err != nil {
+		if err := results.Write(stdout, merged); err != nil {
+			return err
+		}
+	} else if err := results.WriteFile(*out, merged); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "merged %d files: %d results\n", len(files), len(merged))
+	fmt.Fprintf(stderr, "merged %d files: %d results (%d duplicates dropped) of %s\n", len(files), len(merged), m.Duplicates, strings.Join(m.Types(), ", "))
 	return nil
+}
+
+// nodeList names the machines of a merge group.
+func nodeList(nodes []string) string {
+	switch len(nodes) {
+	case 0:
+		return "unnamed machines"
+	case 1:
+		return "1 node (" + nodes[0] + ")"
+	}
+	if len(nodes) > 5 {
+		return fmt.Sprintf("%d nodes (%s, ...)", len(nodes), strings.Join(nodes[:5], ", "))
+	}
+	return fmt.Sprintf("%d nodes (%s)", len(nodes), strings.Join(nodes, ", "))
 }
 
 func runBenchCompare(args []string, stdout, stderr io.Writer) error {

@@ -1,0 +1,718 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"portlab/analysis/input"
+	"portlab/analysis/pipeline"
+	"portlab/isa"
+	"portlab/modeldb"
+)
+
+// Kernel is a region resolved against a model: every instruction with its
+// form, the model's entry and the descriptor the simulator runs.
+type Kernel struct {
+	Name   string
+	Region *input.Region
+	Model  *modeldb.Model
+	Ports  []string
+	Instrs []*Instr
+	// Notes say where the analysis filled in what the model lacks.
+	Notes []string
+}
+
+// Instr is one instruction of a kernel.
+type Instr struct {
+	Inst  *isa.Inst
+	Form  *isa.Form
+	Entry *modeldb.Entry
+	// Derived says how an entry the model lacks was made ("vaddpd ymm,
+	// ymm, ymm + load"); "" when the entry is the model's.
+	Derived string
+	// Idiom is "zero idiom", "dependency-breaking idiom" or "eliminable
+	// move" when renaming treats this instance specially.
+	Idiom string
+	// Text is the instruction as reports print it.
+	Text string
+
+	Uops        int
+	Latency     int
+	RThroughput float64
+	MayLoad     bool
+	MayStore    bool
+	SideEffects bool
+	// Pressure is the port pressure of this instance (none for a zero
+	// idiom).
+	Pressure modeldb.PortPressure
+	Desc     pipeline.InstrDesc
+	// Encoding is the machine code, when known (decoded input, or
+	// assembled for --show-encoding).
+	Encoding []byte
+
+	memKey string // the address expression of a memory operand, for static memory dependencies
+}
+
+// regName names register unit u as the instruction spells it.
+func (in *Instr) regName(u int) string {
+	for _, a := range in.Inst.Args {
+		if a.Type == isa.OpReg && regUnit(a.Reg) == u {
+			return a.Reg.Name()
+		}
+		if a.Type == isa.OpMem {
+			for _, r := range []isa.Reg{a.Mem.Base, a.Mem.Index} {
+				if regUnit(r) == u {
+					return r.Name()
+				}
+			}
+		}
+	}
+	return unitName(u, 128)
+}
+
+// Builder lowers instructions to kernel instructions with one model,
+// caching what it learns per form. It is not safe for concurrent use.
+type Builder struct {
+	Model *modeldb.Model
+	// Syntax is the syntax instructions are printed in; SyntaxUnknown
+	// prints each in the syntax it was written in (AT&T for machine code).
+	Syntax  isa.Syntax
+	portIdx map[string]int
+	cache   map[*isa.Form]*formInfo
+	// builtinIdioms is set when the model marks no idiom at all (models
+	// imported from llvm-mca): the idioms every x86 core since Sandy
+	// Bridge and Bulldozer recognises are used instead.
+	builtinIdioms bool
+	// PartialWrites says how a write to part of a register (al, ax, an
+	// xmm register written by legacy SSE) depends on the register's
+	// older value: PartialMerge, PartialOrder or PartialNone. NewBuilder
+	// picks by model (see DefaultPartialWrites).
+	PartialWrites string
+}
+
+// Partial-write modes.
+const (
+	// PartialMerge: the write merges with the old value, so it waits for
+	// it like a read (what x86 cores do).
+	PartialMerge = "merge"
+	// PartialOrder: the write may not complete before the older write of
+	// the register (llvm-mca's models with register files, Zen and
+	// Jaguar).
+	PartialOrder = "order"
+	// PartialNone: the write does not wait for the old value, but a
+	// later read of the whole register waits for both the partial write
+	// and the full write beneath it (llvm-mca's models without register
+	// files, the Intel cores).
+	PartialNone = "none"
+)
+
+// DefaultPartialWrites returns the partial-write mode for a model: as
+// llvm-mca behaves for models imported from it (order with register
+// files, else none), merge for every other model.
+func DefaultPartialWrites(m *modeldb.Model) string {
+	imported := false
+	if _, ok := m.Extra[idiomsKey]; ok {
+		imported = true
+	}
+	if p := m.Provenance; p != nil && strings.Contains(p.From, "llvm-mca") {
+		imported = true
+	}
+	if !imported {
+		return PartialMerge
+	}
+	if len(m.RegisterFiles) > 0 {
+		return PartialOrder
+	}
+	return PartialNone
+}
+
+// NewBuilder prepares kernels for model m.
+func NewBuilder(m *modeldb.Model) (*Builder, error) {
+	if len(m.Ports) > 64 {
+		return nil, fmt.Errorf("model %s has %d ports: the simulator handles at most 64", m.Label(), len(m.Ports))
+	}
+	b := &Builder{Model: m, portIdx: map[string]int{}, cache: map[*isa.Form]*formInfo{}}
+	for i, p := range m.Ports {
+		b.portIdx[p] = i
+	}
+	b.builtinIdioms = !modelMarksIdioms(m)
+	b.PartialWrites = DefaultPartialWrites(m)
+	return b, nil
+}
+
+// Kernel builds the kernel of a region. An instruction whose form the
+// model lacks (and cannot be derived) is an error naming its position.
+func (b *Builder) Kernel(r *input.Region) (*Kernel, error) {
+	k := &Kernel{Name: r.Name, Region: r, Model: b.Model, Ports: b.Model.Ports}
+	for _, in := range r.Insts {
+		x, err := b.Instr(in)
+		if err != nil {
+			return nil, err
+		}
+		x.Text = b.text(in)
+		k.Instrs = append(k.Instrs, x)
+	}
+	if b.builtinIdioms {
+		for _, x := range k.Instrs {
+			if x.Idiom != "" {
+				k.Notes = append(k.Notes, "the model marks no idioms: zero and dependency-breaking idioms are portlab's built-in list (as llvm-mca's x86 models have them)")
+				break
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, x := range k.Instrs {
+		if x.Derived != "" && !seen[x.Derived] {
+			seen[x.Derived] = true
+			k.Notes = append(k.Notes, fmt.Sprintf("%q is not in the model: derived as %s", x.Form.Name(), x.Derived))
+		}
+	}
+	return k, nil
+}
+
+// formInfo is what the model says about one form.
+type formInfo struct {
+	entry    *modeldb.Entry
+	derived  string
+	uops     int
+	latency  int
+	uses     []pipeline.Use
+	pressure modeldb.PortPressure
+	rtp      float64
+	// writeLat and readAdv hold operand latencies by operand key ("0",
+	// "flags", "mem", "rax"); defaultAdv is the read-advance of register
+	// sources of a load-op form without operand latencies.
+	writeLat   map[string]int
+	readAdv    map[string]int
+	defaultAdv int
+
+	mayLoad, mayStore, sideEffects bool
+	loadBarrier, storeBarrier      bool
+	zeroIdiom, depBreaking, move   bool
+}
+
+func roundCycles(v float64) int {
+	if v <= 0 || math.IsNaN(v) {
+		return 0
+	}
+	return int(math.Round(v))
+}
+
+func (b *Builder) form(f *isa.Form, pos isa.Pos) (*formInfo, error) {
+	if fi, ok := b.cache[f]; ok {
+		return fi, nil
+	}
+	m := b.Model
+	name := f.Name()
+	e, ok := lookupEntry(m, name)
+	fi := &formInfo{}
+	if !ok {
+		var err error
+		e, fi.derived, err = b.deriveMemoryForm(f)
+		if err != nil {
+			msg := fmt.Sprintf("form %q is not in model %s", name, m.Label())
+			if err != errNoCounterpart {
+				msg += " (" + err.Error() + ")"
+			}
+			if pos.IsValid() {
+				return nil, fmt.Errorf("%s: %s", pos, msg)
+			}
+			return nil, fmt.Errorf("%s", msg)
+		}
+	}
+	fi.entry = e
+	fi.uops = roundCycles(e.Uops)
+	if e.Uops > 0 && fi.uops == 0 {
+		fi.uops = 1
+	}
+	fi.latency = roundCycles(e.Latency)
+	fi.rtp = e.Throughput
+	fi.pressure = e.PortPressure
+	for _, u := range e.PortPressure {
+		var mask uint64
+		for _, p := range u.Ports {
+			i, ok := b.portIdx[p]
+			if !ok {
+				return nil, fmt.Errorf("form %q: port %q is not one of the model's ports", name, p)
+			}
+			mask |= 1 << i
+		}
+		if t := pipeline.CyclesToTicks(u.Cycles); t > 0 && mask != 0 {
+			fi.uses = append(fi.uses, pipeline.Use{Units: mask, Ticks: t})
+		}
+	}
+	// Memory behaviour: the form's memory operands, stack and string
+	// instructions, and the model's flags.
+	for _, op := range f.Operands {
+		if !op.Kind.IsMemory() || op.Kind == isa.KindM {
+			continue
+		}
+		if op.Access&isa.Read != 0 {
+			fi.mayLoad = true
+		}
+		if op.Access&(isa.Write|isa.CondWrite) != 0 {
+			fi.mayStore = true
+		}
+	}
+	if f.Has(isa.AttrStack) || f.Has(isa.AttrString) {
+		switch f.Mnemonic {
+		case "push", "call", "pushf", "pushfq", "enter":
+			fi.mayStore = true
+		case "pop", "ret", "popf", "popfq", "leave":
+			fi.mayLoad = true
+		default:
+			fi.mayLoad, fi.mayStore = true, true
+		}
+	}
+	fi.mayLoad = fi.mayLoad || e.HasFlag(modeldb.FlagMayLoad)
+	fi.mayStore = fi.mayStore || e.HasFlag(modeldb.FlagMayStore)
+	fi.sideEffects = f.Has(isa.AttrSerializing) || f.Has(isa.AttrSystem) || f.Has(isa.AttrPrivileged) || e.HasFlag(modeldb.FlagSerializing)
+	switch f.Mnemonic {
+	case "mfence":
+		fi.loadBarrier, fi.storeBarrier, fi.mayLoad, fi.mayStore = true, true, true, true
+	case "lfence":
+		fi.loadBarrier, fi.mayLoad = true, true
+	case "sfence":
+		fi.storeBarrier, fi.mayStore = true, true
+	}
+	if fi.sideEffects && (fi.mayLoad || fi.mayStore || f.Has(isa.AttrSerializing)) {
+		fi.loadBarrier, fi.storeBarrier = fi.loadBarrier || fi.mayLoad || f.Has(isa.AttrSerializing), fi.storeBarrier || fi.mayStore || f.Has(isa.AttrSerializing)
+		fi.mayLoad, fi.mayStore = true, true
+	}
+	// Idioms: the model's flags, else the built-in list.
+	if b.builtinIdioms {
+		fi.zeroIdiom, fi.depBreaking = builtinIdiom(f)
+	} else {
+		fi.zeroIdiom = e.HasFlag(modeldb.FlagZeroIdiom)
+		fi.depBreaking = e.HasFlag(modeldb.FlagDepBreaking) || e.HasFlag(modeldb.FlagOnesIdiom)
+		fi.move = e.HasFlag(modeldb.FlagMoveEliminated)
+	}
+	// Operand latencies.
+	fi.writeLat, fi.readAdv = map[string]int{}, map[string]int{}
+	for _, l := range e.Latencies {
+		c := roundCycles(l.Cycles)
+		if c > fi.writeLat[l.To] {
+			fi.writeLat[l.To] = c
+		}
+		fi.latency = max(fi.latency, c)
+	}
+	for _, l := range e.Latencies {
+		wl := fi.writeLat[l.To]
+		adv := max(0, wl-roundCycles(l.Cycles))
+		if old, ok := fi.readAdv[l.From]; !ok || adv < old {
+			fi.readAdv[l.From] = adv
+		}
+	}
+	if len(e.Latencies) == 0 && fi.mayLoad && f.HasMemory() {
+		fi.defaultAdv = b.loadAdvance(f, fi.latency)
+	}
+	b.cache[f] = fi
+	return fi, nil
+}
+
+var errNoCounterpart = fmt.Errorf("no register form to derive it from")
+
+// registerForms returns the catalog forms of f with its memory operand
+// replaced by a register of the same width, most likely first.
+func registerForms(f *isa.Form) []*isa.Form {
+	var out []*isa.Form
+	for i, op := range f.Operands {
+		if !op.Kind.IsMemory() || op.Kind == isa.KindM {
+			continue
+		}
+		for _, k := range registerKinds(f, op.Kind) {
+			g := *f
+			g.Operands = append([]isa.Operand(nil), f.Operands...)
+			g.Operands[i].Kind = k
+			if rf, ok := isa.Lookup(g.Name()); ok {
+				out = append(out, rf)
+			}
+		}
+		break
+	}
+	return out
+}
+
+// registerKinds lists the register kinds that stand for memory kind k.
+func registerKinds(f *isa.Form, k isa.Kind) []isa.Kind {
+	switch k {
+	case isa.KindM8:
+		return []isa.Kind{isa.KindR8}
+	case isa.KindM16:
+		return []isa.Kind{isa.KindR16, isa.KindXMM}
+	case isa.KindM32:
+		return []isa.Kind{isa.KindR32, isa.KindXMM}
+	case isa.KindM64:
+		return []isa.Kind{isa.KindR64, isa.KindXMM, isa.KindMM}
+	case isa.KindM128:
+		return []isa.Kind{isa.KindXMM}
+	case isa.KindM256:
+		return []isa.Kind{isa.KindYMM}
+	case isa.KindM512:
+		return []isa.Kind{isa.KindZMM}
+	case isa.KindM16B, isa.KindM32B, isa.KindM64B:
+		for _, o := range f.Operands {
+			if o.Kind == isa.KindXMM || o.Kind == isa.KindYMM || o.Kind == isa.KindZMM {
+				return []isa.Kind{o.Kind}
+			}
+		}
+	}
+	return nil
+}
+
+// registerCounterpart returns the model's entry for f with its memory
+// operand replaced by a register of the same width, the register class
+// and the memory operand's index.
+func (b *Builder) registerCounterpart(f *isa.Form) (*modeldb.Entry, string, int) {
+	for i, op := range f.Operands {
+		if !op.Kind.IsMemory() || op.Kind == isa.KindM {
+			continue
+		}
+		for _, k := range registerKinds(f, op.Kind) {
+			g := *f
+			g.Operands = append([]isa.Operand(nil), f.Operands...)
+			g.Operands[i].Kind = k
+			if e, ok := lookupEntry(b.Model, g.Name()); ok {
+				class := string(k)
+				if strings.HasPrefix(class, "r") {
+					class = "gpr"
+				}
+				return e, class, i
+			}
+		}
+		return nil, "", i
+	}
+	return nil, "", -1
+}
+
+// loadLatency returns the model's load-to-use latency for a register
+// class, or 0 when unknown.
+func (b *Builder) loadLatency(class string) float64 {
+	m := b.Model
+	if v, ok := m.LoadLatency[class]; ok {
+		return v
+	}
+	if class != "gpr" {
+		if v, ok := m.LoadLatency["xmm"]; ok {
+			return v
+		}
+	}
+	if v, ok := m.LoadLatency["gpr"]; ok {
+		return v
+	}
+	return 0
+}
+
+// loadAdvance is how late the register sources of a load-op form may
+// arrive: the form's latency minus its register form's latency (the load
+// runs first), else the load latency.
+func (b *Builder) loadAdvance(f *isa.Form, lat int) int {
+	e, class, _ := b.registerCounterpart(f)
+	if e != nil {
+		return max(0, lat-roundCycles(e.Latency))
+	}
+	if class == "" {
+		class = "gpr"
+	}
+	return min(lat, roundCycles(b.loadLatency(class)))
+}
+
+// deriveMemoryForm makes an entry for a memory form the model lacks from
+// its register form plus the model's load (store) port pressure and load
+// latency, as OSACA does.
+func (b *Builder) deriveMemoryForm(f *isa.Form) (*modeldb.Entry, string, error) {
+	if !f.HasMemory() {
+		return nil, "", errNoCounterpart
+	}
+	reg, class, mi := b.registerCounterpart(f)
+	if reg == nil {
+		return nil, "", errNoCounterpart
+	}
+	m := b.Model
+	acc := f.Operands[mi].Access
+	e := &modeldb.Entry{Form: f.Name(), Uops: reg.Uops, Latency: reg.Latency, Throughput: reg.Throughput, Flags: append([]string(nil), reg.Flags...)}
+	e.PortPressure = append(e.PortPressure, reg.PortPressure...)
+	how := fmt.Sprintf("%q", reg.Form)
+	if acc&isa.Read != 0 {
+		lp := memoryRule(m.LoadThroughput, m.LoadPorts, class)
+		ll := b.loadLatency(class)
+		if len(lp) == 0 || ll == 0 {
+			return nil, "", fmt.Errorf("the model gives no load ports and latency to derive it from %q", reg.Form)
+		}
+		e.PortPressure = append(e.PortPressure, lp...)
+		e.Latency += ll
+		e.Uops++
+		e.Flags = append(e.Flags, modeldb.FlagMayLoad)
+		how += " + load"
+	}
+	if acc&(isa.Write|isa.CondWrite) != 0 {
+		sp := memoryRule(m.StoreThroughput, m.StorePorts, class)
+		if len(sp) == 0 {
+			return nil, "", fmt.Errorf("the model gives no store ports to derive it from %q", reg.Form)
+		}
+		e.PortPressure = append(e.PortPressure, sp...)
+		e.Uops++
+		e.Flags = append(e.Flags, modeldb.FlagMayStore)
+		how += " + store"
+	}
+	if bl, err := modeldb.Balance(m.Ports, e.PortPressure); err == nil && bl.Cycles > e.Throughput {
+		e.Throughput = bl.Cycles
+	}
+	return e, how, nil
+}
+
+func memoryRule(rules []modeldb.MemoryRule, def modeldb.PortPressure, class string) modeldb.PortPressure {
+	for _, r := range rules {
+		if r.Class == class {
+			return r.PortPressure
+		}
+	}
+	for _, r := range rules {
+		if r.Class == "*" {
+			return r.PortPressure
+		}
+	}
+	return def
+}
+
+// builtinIdiom reports the idioms llvm-mca's x86 models recognise when
+// their operands are one register: zero idioms (xor, sub, pxor, psub*,
+// pcmpgt*, andn*: the result is zero whatever the input) and the
+// dependency-breaking pcmpeq* (all ones).
+func builtinIdiom(f *isa.Form) (zero, depBreak bool) {
+	if f.HasMemory() {
+		return false, false
+	}
+	mn := strings.TrimPrefix(f.Mnemonic, "v")
+	switch mn {
+	case "xor", "sub":
+		if f.Mnemonic != mn || len(f.Operands) != 2 || (f.Operands[0].Kind != isa.KindR32 && f.Operands[0].Kind != isa.KindR64) {
+			return false, false
+		}
+		return true, false
+	case "xorps", "xorpd", "pxor", "pxord", "pxorq", "andnps", "andnpd", "pandn", "pandnd", "pandnq",
+		"psubb", "psubw", "psubd", "psubq", "psubsb", "psubsw", "psubusb", "psubusw",
+		"pcmpgtb", "pcmpgtw", "pcmpgtd", "pcmpgtq":
+		return true, false
+	case "pcmpeqb", "pcmpeqw", "pcmpeqd", "pcmpeqq":
+		return false, true
+	}
+	return false, false
+}
+
+// Instr lowers one instruction (Kernel also sets its Text).
+func (b *Builder) Instr(in *isa.Inst) (*Instr, error) {
+	f := in.Form
+	if f == nil {
+		var err error
+		if f, err = in.ResolveForm(); err != nil {
+			return nil, err
+		}
+	}
+	fi, err := b.form(f, in.Pos)
+	if err != nil {
+		return nil, err
+	}
+	x := &Instr{Inst: in, Form: f, Entry: fi.entry, Derived: fi.derived,
+		Uops: fi.uops, Latency: fi.latency, RThroughput: fi.rtp,
+		MayLoad: fi.mayLoad, MayStore: fi.mayStore, SideEffects: fi.sideEffects,
+		Pressure: fi.pressure, Encoding: in.Bytes}
+	d := &x.Desc
+	d.Uops = fi.uops
+	d.Latency = fi.latency
+	d.Uses = fi.uses
+	d.MayLoad, d.MayStore = fi.mayLoad, fi.mayStore
+	d.LoadBarrier, d.StoreBarrier = fi.loadBarrier, fi.storeBarrier
+
+	wlat := func(key string) int {
+		if v, ok := fi.writeLat[key]; ok {
+			return v
+		}
+		return fi.latency
+	}
+	adv := func(key string, regSource bool) int {
+		if v, ok := fi.readAdv[key]; ok {
+			return v
+		}
+		if regSource {
+			return fi.defaultAdv
+		}
+		return 0
+	}
+	addRead := func(u, a int) {
+		if u >= 0 {
+			d.Reads = append(d.Reads, pipeline.Read{Reg: u, Advance: a})
+		}
+	}
+	addWrite := func(u, l int) {
+		if u >= 0 {
+			d.Writes = append(d.Writes, pipeline.Write{Reg: u, Latency: l})
+		}
+	}
+	// narrow reports whether r is a part of its register unit that a
+	// write can leave apart from the rest (al, ax, xmm).
+	narrow := func(r isa.Reg) bool {
+		return r.IsGPR() && r.Width() < 32 || r.Class() == isa.ClassXMM
+	}
+	var srcRegs []isa.Reg // explicit register inputs, for idioms
+	for i, a := range in.Args {
+		if i >= len(f.Operands) {
+			break
+		}
+		op := f.Operands[i]
+		key := strconv.Itoa(i)
+		switch a.Type {
+		case isa.OpReg:
+			u := regUnit(a.Reg)
+			acc := op.Access
+			read := acc&isa.Read != 0
+			if acc&isa.CondWrite != 0 || (op.Masked && !in.Zeroing && in.Mask.Valid()) {
+				read = true // the old value is kept where nothing is written
+			}
+			if acc&(isa.Write|isa.CondWrite) != 0 && !read && a.Reg.WriteMerges(f.Encoding) {
+				// A partial write: it merges into the old value, or only
+				// completes after the older write, as the mode says.
+				switch b.PartialWrites {
+				case PartialMerge:
+					addRead(u, 0)
+				case PartialOrder:
+					addRead(u, max(0, wlat(key)-1))
+				}
+			}
+			if read {
+				addRead(u, adv(key, true))
+				if narrow(a.Reg) {
+					d.Reads[len(d.Reads)-1].Partial = true
+				}
+				srcRegs = append(srcRegs, a.Reg)
+			}
+			if acc&(isa.Write|isa.CondWrite) != 0 {
+				addWrite(u, wlat(key))
+				if b.PartialWrites == PartialNone && a.Reg.WriteMerges(f.Encoding) && u >= 0 {
+					d.Writes[len(d.Writes)-1].Partial = true
+				}
+			}
+		case isa.OpMem:
+			for _, r := range []isa.Reg{a.Mem.Base, a.Mem.Index} {
+				if r.Valid() && r.Class() != isa.ClassIP {
+					addRead(regUnit(r), adv("mem", false))
+				}
+			}
+			if op.Kind != isa.KindM {
+				x.memKey = memKey(a.Mem)
+			}
+		}
+	}
+	if in.Mask.Valid() {
+		addRead(regUnit(in.Mask), 0)
+	}
+	for _, r := range f.ImplicitReads {
+		addRead(regUnitByName(r), adv(r, false))
+	}
+	if f.FlagsRead != 0 {
+		addRead(unitFlags, adv("flags", false))
+	}
+	for _, r := range f.ImplicitWrites {
+		addWrite(regUnitByName(r), wlat(r))
+	}
+	if f.FlagsWritten|f.FlagsUndefined != 0 {
+		addWrite(unitFlags, wlat("flags"))
+	}
+	// Idioms need their register inputs to be one register.
+	same := len(srcRegs) >= 2 && !f.HasMemory()
+	for _, r := range srcRegs {
+		if r != srcRegs[0] {
+			same = false
+		}
+	}
+	switch {
+	case same && fi.zeroIdiom:
+		x.Idiom = "zero idiom"
+		d.IndependentReads = true
+		d.ZeroIdiom = true
+		d.Uses = nil
+		d.Latency = 0
+		for i := range d.Writes {
+			d.Writes[i].Latency = 0
+		}
+		x.Latency = 0
+		x.Pressure = nil
+	case same && fi.depBreaking:
+		x.Idiom = "dependency-breaking idiom"
+		d.IndependentReads = true
+	case fi.move && len(in.Args) == 2 && in.Args[0].Type == isa.OpReg && in.Args[1].Type == isa.OpReg && !in.Mask.Valid():
+		x.Idiom = "eliminable move"
+		d.OptimizableMove = true
+		// The move's register read and write only: flags are untouched.
+		d.Reads = []pipeline.Read{{Reg: regUnit(in.Args[1].Reg)}}
+		d.Writes = []pipeline.Write{{Reg: regUnit(in.Args[0].Reg), Latency: d.Latency}}
+		if in.Args[0].Reg.WriteMerges(f.Encoding) {
+			d.OptimizableMove = false
+			x.Idiom = ""
+		}
+	}
+	return x, nil
+}
+
+// memKey renders an address for matching stores with loads.
+func memKey(m isa.InstMem) string {
+	var sb strings.Builder
+	if m.Segment.Valid() {
+		sb.WriteString(m.Segment.Name() + ":")
+	}
+	sb.WriteString(m.Symbol)
+	sb.WriteString("[")
+	sb.WriteString(m.Base.String())
+	sb.WriteString("+")
+	sb.WriteString(m.Index.String())
+	sb.WriteString("*" + strconv.Itoa(m.Scale))
+	sb.WriteString("+" + strconv.FormatInt(m.Disp, 10) + "]")
+	return sb.String()
+}
+
+// text prints an instruction as reports show it: in the chosen syntax,
+// else the one it was written in, mnemonic and operands separated by a tab
+// as llvm-mca prints them.
+func (b *Builder) text(in *isa.Inst) string {
+	syn := b.Syntax
+	if syn == isa.SyntaxUnknown {
+		syn = in.Syntax
+	}
+	var s string
+	switch {
+	case in.Text != "" && syn == in.Syntax:
+		s = strings.TrimSpace(in.Text) // as written: "$32" stays "$32"
+	case syn == isa.SyntaxIntel:
+		s = in.Intel()
+	default:
+		s = in.ATT()
+	}
+	// Separate the mnemonic (after any prefixes) from the operands with a tab.
+	rest := s
+	head := ""
+	for {
+		rest = strings.TrimLeft(rest, " \t")
+		i := strings.IndexAny(rest, " \t")
+		if i < 0 {
+			return strings.TrimSpace(head + rest)
+		}
+		w := rest[:i]
+		head += w
+		rest = strings.TrimLeft(rest[i:], " \t")
+		if !isPrefixWord(strings.ToLower(w)) {
+			return head + "\t" + rest
+		}
+		head += " "
+	}
+}
+
+func isPrefixWord(w string) bool {
+	switch w {
+	case "lock", "rep", "repe", "repz", "repne", "repnz", "data16", "addr32", "rex", "rex.w", "rex64",
+		"{vex}", "{vex2}", "{vex3}", "{evex}", "notrack", "bnd", "xacquire", "xrelease", "{disp8}", "{disp32}", "{load}", "{store}":
+		return true
+	}
+	return false
+}

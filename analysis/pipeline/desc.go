@@ -1,0 +1,179 @@
+package pipeline
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// Scale is the number of ticks per cycle in which port occupancy is kept.
+// 5040 = 7! divides evenly by every denominator from 1 to 10 (and 12, 14,
+// 15, ...), so model values such as 1/3 or 0.25 cycles are exact.
+const Scale = 5040
+
+// CyclesToTicks converts cycles of port occupancy to ticks, rounding to
+// the nearest tick.
+func CyclesToTicks(c float64) int64 {
+	if c <= 0 {
+		return 0
+	}
+	return int64(c*Scale + 0.5)
+}
+
+// Use is one use of an execution port: the chosen port, any of Units, is
+// busy for Ticks (1/Scale cycles). Units is a bit set over Config.Units.
+type Use struct {
+	Units uint64
+	Ticks int64
+}
+
+// Read is a register input: Reg is a register unit (0 <= Reg <
+// Config.NumRegs; negative means none). Advance is how many cycles after
+// issue the operand is needed (llvm's ReadAdvance): a result written with
+// latency L can feed the read L-Advance cycles after its producer issued.
+type Read struct {
+	Reg     int
+	Advance int
+	// Partial marks a read of part of the register (al of rax): it
+	// depends on the last write of the part only, not on the full write
+	// beneath a partial one (see Write.Partial).
+	Partial bool
+}
+
+// Write is a register result, available Latency cycles after issue.
+type Write struct {
+	Reg     int
+	Latency int
+	// Partial marks a write of part of the register that renaming keeps
+	// apart from the rest (llvm-mca's models without register files): a
+	// later read of the whole register depends on this write and on the
+	// last full write before it.
+	Partial bool
+}
+
+// InstrDesc describes one instruction of a block for the simulator. The
+// pipeline does not modify it; one InstrDesc serves every iteration.
+type InstrDesc struct {
+	Uops    int // micro-ops: dispatch width and reorder-buffer entries
+	Latency int // cycles from issue until the instruction has executed
+	Uses    []Use
+	Reads   []Read
+	Writes  []Write
+
+	MayLoad, MayStore         bool
+	LoadBarrier, StoreBarrier bool // fences: later loads (stores) wait for this one
+	// IndependentReads marks dependency-breaking idioms (xor r, r; pcmpeqd
+	// x, x): the reads do not wait for their producers.
+	IndependentReads bool
+	// ZeroIdiom marks an instruction whose result is known zero at
+	// renaming: its writes take no physical register.
+	ZeroIdiom bool
+	// OptimizableMove marks a register-to-register move that renaming may
+	// eliminate (Reads[0] to Writes[0]): an eliminated move uses no port,
+	// no physical register and completes at dispatch.
+	OptimizableMove bool
+	// BeginGroup and EndGroup force the instruction to start (end) a
+	// dispatch group.
+	BeginGroup, EndGroup bool
+}
+
+// cdesc is an InstrDesc compiled against a Config.
+type cdesc struct {
+	*InstrDesc
+	uses        []Use  // merged by unit set, units first, then smaller groups
+	buffers     uint64 // schedulers (Config.Schedulers) holding an entry until issue
+	latency     int    // execution latency (at least every write's latency)
+	zeroLatency bool   // no uses and no latency: issues at dispatch
+	memop       bool
+	regNeed     []int // physical registers needed per register file
+	robSlots    int
+}
+
+// compile fills c from d, reusing c's slices.
+func compile(cfg *Config, d *InstrDesc, c *cdesc) error {
+	*c = cdesc{InstrDesc: d, uses: c.uses[:0], regNeed: c.regNeed[:0]}
+	if d.Uops < 0 {
+		return fmt.Errorf("negative micro-op count %d", d.Uops)
+	}
+	// Merge uses of the same unit set: llvm-mca has one usage per resource.
+	for _, u := range d.Uses {
+		if u.Units == 0 || u.Ticks <= 0 {
+			continue
+		}
+		if bits.Len64(u.Units) > len(cfg.Units) {
+			return fmt.Errorf("port use names unit %d of %d", bits.Len64(u.Units)-1, len(cfg.Units))
+		}
+		found := false
+		for i := range c.uses {
+			if c.uses[i].Units == u.Units {
+				c.uses[i].Ticks += u.Ticks
+				found = true
+				break
+			}
+		}
+		if !found {
+			c.uses = append(c.uses, u)
+		}
+	}
+	// Units first, then smaller groups (insertion sort: a handful of uses).
+	for i := 1; i < len(c.uses); i++ {
+		for j := i; j > 0 && useLess(c.uses[j], c.uses[j-1]); j-- {
+			c.uses[j], c.uses[j-1] = c.uses[j-1], c.uses[j]
+		}
+	}
+	c.latency = max(d.Latency, 0)
+	for _, w := range d.Writes {
+		c.latency = max(c.latency, w.Latency)
+	}
+	for _, r := range d.Reads {
+		if r.Reg >= cfg.NumRegs {
+			return fmt.Errorf("read of register unit %d of %d", r.Reg, cfg.NumRegs)
+		}
+	}
+	for _, w := range d.Writes {
+		if w.Reg >= cfg.NumRegs {
+			return fmt.Errorf("write of register unit %d of %d", w.Reg, cfg.NumRegs)
+		}
+	}
+	c.zeroLatency = c.latency == 0 && len(c.uses) == 0
+	c.memop = d.MayLoad || d.MayStore
+	// A scheduler holds an entry for an instruction whose use lies within
+	// its ports (llvm-mca: a buffered resource or a buffered group around
+	// a used resource); when no scheduler contains a use, those that
+	// share a port with it do.
+	for _, u := range c.uses {
+		var within, overlap uint64
+		for i, b := range cfg.Schedulers {
+			if b.Units&u.Units == u.Units {
+				within |= 1 << i
+			} else if b.Units&u.Units != 0 {
+				overlap |= 1 << i
+			}
+		}
+		if within != 0 {
+			c.buffers |= within
+		} else {
+			c.buffers |= overlap
+		}
+	}
+	for range cfg.RegisterFiles {
+		c.regNeed = append(c.regNeed, 0)
+	}
+	for _, w := range d.Writes {
+		if w.Reg < 0 {
+			continue
+		}
+		if f := cfg.regFile(w.Reg); f >= 0 {
+			c.regNeed[f]++
+		}
+	}
+	c.robSlots = max(1, min(d.Uops, cfg.ROBSize))
+	return nil
+}
+
+func useLess(a, b Use) bool {
+	x, y := bits.OnesCount64(a.Units), bits.OnesCount64(b.Units)
+	if x != y {
+		return x < y
+	}
+	return a.Units < b.Units
+}

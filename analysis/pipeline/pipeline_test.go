@@ -1,0 +1,200 @@
+package pipeline
+
+import (
+	"testing"
+)
+
+// skl is a Skylake-like core: ports 0-7, 4 ALUs on 0156, dispatch 6.
+func skl() Config {
+	return Config{
+		Units:         []string{"0", "1", "2", "3", "4", "5", "6", "7"},
+		DispatchWidth: 6,
+		ROBSize:       224,
+		Schedulers:    []Buffer{{Name: "RS", Units: 0xff, Size: 60}},
+		NumRegs:       16,
+	}
+}
+
+const p0156 = 1<<0 | 1<<1 | 1<<5 | 1<<6
+
+func alu(dst, src int) *InstrDesc {
+	d := &InstrDesc{Uops: 1, Latency: 1, Uses: []Use{{Units: p0156, Ticks: Scale}}}
+	d.Writes = []Write{{Reg: dst, Latency: 1}}
+	d.Reads = []Read{{Reg: dst}}
+	if src >= 0 {
+		d.Reads = append(d.Reads, Read{Reg: src})
+	}
+	return d
+}
+
+func run(t *testing.T, cfg Config, block []*InstrDesc, iters int, ls ...Listener) Result {
+	t.Helper()
+	p, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range ls {
+		p.AddListener(l)
+	}
+	r, err := p.Run(block, iters)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestChain(t *testing.T) {
+	// add $1, %rax: each iteration waits for the previous one. Iteration
+	// k issues at 1+k, the last (k=99) at 100, executes at 101 and
+	// retires at 102: 103 cycles (llvm-mca -mcpu=skylake says 103).
+	if r := run(t, skl(), []*InstrDesc{alu(0, -1)}, 100); r.Cycles != 103 {
+		t.Errorf("chain: %d cycles, want 103", r.Cycles)
+	}
+}
+
+func TestFourALUs(t *testing.T) {
+	// Five independent adds a cycle on four ALUs: 500 uops at 4 a cycle
+	// issue in cycles 1..125, the last executes at 126, retires at 127:
+	// 128 cycles (llvm-mca -mcpu=skylake says 128).
+	var b []*InstrDesc
+	for i := 0; i < 5; i++ {
+		b = append(b, alu(i, -1))
+	}
+	if r := run(t, skl(), b, 100); r.Cycles != 128 {
+		t.Errorf("5 adds: %d cycles, want 128", r.Cycles)
+	}
+}
+
+type recorder struct {
+	NopListener
+	ev []InstrEvent
+}
+
+func (r *recorder) InstrEvent(e *InstrEvent) { r.ev = append(r.ev, *e) }
+
+func TestEventsOrder(t *testing.T) {
+	rec := &recorder{}
+	run(t, skl(), []*InstrDesc{alu(0, -1)}, 2, rec)
+	// Iteration 0: D0, pending+ready at 0, issued 1, executed 2, retired 3.
+	want := map[InstrEventKind][2]int{Dispatched: {0, 0}, Issued: {1, 2}, Executed: {2, 3}, Retired: {3, 4}}
+	got := map[InstrEventKind][2]int{}
+	for _, e := range rec.ev {
+		v := got[e.Kind]
+		v[e.Inst.Iteration] = e.Cycle
+		got[e.Kind] = v
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%v: cycles %v, want %v", k, got[k], w)
+		}
+	}
+}
+
+type stalls struct {
+	NopListener
+	n [NumStallKinds]int
+}
+
+func (s *stalls) StallEvent(e *StallEvent) { s.n[e.Kind]++ }
+
+func TestRegisterFileStall(t *testing.T) {
+	// Two physical registers for an add chain: an add holds its register
+	// until it retires. Adds 2m and 2m+1 dispatch at 3m and 3m+1 (when the
+	// adds two before retire) and retire at 3m+3 and 3m+4: add 9 retires at
+	// 16, 17 cycles in all.
+	cfg := skl()
+	cfg.TotalRegisters = 2
+	st := &stalls{}
+	if r := run(t, cfg, []*InstrDesc{alu(0, -1)}, 10, st); r.Cycles != 17 {
+		t.Errorf("%d cycles, want 17", r.Cycles)
+	}
+	if st.n[StallRegisterFile] == 0 {
+		t.Errorf("no register file stalls reported")
+	}
+}
+
+func TestLoadQueueStall(t *testing.T) {
+	// One load queue entry, held until retirement: load k dispatches when
+	// load k-1 retires (6k), issues at 6k+1, executes at 6k+5, retires at
+	// 6k+6: three loads take 19 cycles.
+	cfg := skl()
+	cfg.LoadQueue = 1
+	ld := &InstrDesc{Uops: 1, Latency: 4, Uses: []Use{{Units: 1<<2 | 1<<3, Ticks: Scale}}, MayLoad: true,
+		Writes: []Write{{Reg: 1, Latency: 4}}}
+	st := &stalls{}
+	if r := run(t, cfg, []*InstrDesc{ld}, 3, st); r.Cycles != 19 {
+		t.Errorf("%d cycles, want 19", r.Cycles)
+	}
+	if st.n[StallLoadQueue] == 0 {
+		t.Errorf("no load queue stalls reported")
+	}
+}
+
+func TestSchedulerStall(t *testing.T) {
+	// A one-entry scheduler: an instruction dispatches in the cycle the
+	// one before it issues, so instruction j dispatches at j, issues at
+	// j+1 and retires at j+3; 20 instructions take 23 cycles.
+	cfg := skl()
+	cfg.Schedulers = []Buffer{{Name: "one", Units: 0xff, Size: 1}}
+	st := &stalls{}
+	if r := run(t, cfg, []*InstrDesc{alu(0, -1), alu(1, -1)}, 10, st); r.Cycles != 23 {
+		t.Errorf("%d cycles, want 23", r.Cycles)
+	}
+	if st.n[StallScheduler] == 0 {
+		t.Errorf("no scheduler stalls reported")
+	}
+}
+
+func TestWideInstructionDispatch(t *testing.T) {
+	// Six uOps through a dispatch width of 4: dispatched in two events, 4
+	// and 2 uOps, in consecutive cycles.
+	wide := &InstrDesc{Uops: 6, Latency: 1, Uses: []Use{{Units: 1, Ticks: Scale}}}
+	rec := &recorder{}
+	cfg := skl()
+	cfg.DispatchWidth = 4
+	run(t, cfg, []*InstrDesc{wide}, 1, rec)
+	var parts []int
+	for _, e := range rec.ev {
+		if e.Kind == Dispatched {
+			parts = append(parts, e.Uops, e.Cycle)
+		}
+	}
+	if len(parts) != 4 || parts[0] != 4 || parts[1] != 0 || parts[2] != 2 || parts[3] != 1 {
+		t.Errorf("dispatch events (uops, cycle): %v, want [4 0 2 1]", parts)
+	}
+}
+
+func TestFractionalPortUse(t *testing.T) {
+	// Half-cycle uses share a port: two issue a cycle on one port.
+	half := &InstrDesc{Uops: 1, Latency: 1, Uses: []Use{{Units: 1, Ticks: Scale / 2}}}
+	var b []*InstrDesc
+	for i := 0; i < 4; i++ {
+		b = append(b, half)
+	}
+	// 400 instructions, two a cycle on port 0 from cycle 1: the last two
+	// issue at 200, execute at 201, retire at 202: 203 cycles.
+	if r := run(t, skl(), b, 100); r.Cycles != 203 {
+		t.Errorf("%d cycles, want 203", r.Cycles)
+	}
+}
+
+func TestMoveEliminationLimit(t *testing.T) {
+	// A move per instruction, at most one eliminated a cycle: of the four
+	// dispatched each cycle one is eliminated, the other three execute.
+	mv := &InstrDesc{Uops: 1, Latency: 1, Uses: []Use{{Units: p0156, Ticks: Scale}}, OptimizableMove: true,
+		Reads: []Read{{Reg: 1}}, Writes: []Write{{Reg: 2, Latency: 1}}}
+	cfg := skl()
+	cfg.DispatchWidth = 4
+	cfg.MaxMovesEliminated = 1
+	rec := &recorder{}
+	run(t, cfg, []*InstrDesc{mv}, 8, rec)
+	elim := 0
+	for _, e := range rec.ev {
+		if e.Kind == Dispatched && e.Eliminated {
+			elim++
+		}
+	}
+	if elim != 2 {
+		t.Errorf("%d moves eliminated in 2 dispatch cycles, want 2", elim)
+	}
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"portlab/analysis/input"
+	"portlab/internal/fsutil"
+	"portlab/measure"
+	"portlab/validate"
+)
+
+func init() {
+	register(&command{name: "validate", summary: "measure kernels on this host and score every model's predictions (MAPE, Kendall's tau)", run: runValidate})
+}
+
+func runValidate(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("validate", stderr)
+	model := fs.String("model", "host", "portlab model: a file, an embedded model's name or LLVM CPU, or 'host'")
+	var peers stringList
+	fs.Var(&peers, "peer", "a peer to compare: llvm-mca or llvm-mca=PATH (repeatable; default: llvm-mca when installed)")
+	noPeers := fs.Bool("no-peers", false, "predict with portlab's model only")
+	mcpu := fs.String("mcpu", "", "-mcpu for llvm-mca (default: the host's CPU, or the nearest one llvm-mca knows)")
+	jsonOut := fs.Bool("json", false, "print the report as JSON")
+	htmlOut := fs.String("html", "", "also write a self-contained HTML report with scatter plots to this file")
+	hex := fs.Bool("hex", false, "kernel files are hex-encoded blocks, one per line")
+	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
+	reps := fs.Int("repetitions", 21, "repetitions per kernel measurement")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: portlab validate [--model M] [--peer llvm-mca[=PATH]] [--json] [--html F] KERNELS...")
+		fs.PrintDefaults()
+	}
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return usageError{"no kernel files given (testdata/kernels/*.s holds the project's own)"}
+	}
+	ks, err := validate.Load(files, input.Options{Hex: *hex})
+	if err != nil {
+		return err
+	}
+	if len(ks) == 0 {
+		return fmt.Errorf("no kernel with instructions in %s", strings.Join(files, ", "))
+	}
+	m, err := loadModelArg(*model, false, stderr)
+	if err != nil {
+		return err
+	}
+	eng, info, err := measure.NewHostEngine(*cpu)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	preds := []validate.Predictor{&validate.Portlab{Label: "portlab " + m.Label(), Model: m}}
+	if !*noPeers {
+		if len(peers) == 0 {
+			peers = []string{"llvm-mca?"} // optional default: skipped quietly when absent
+		}
+		for _, p := range peers {
+			optional := strings.HasSuffix(p, "?")
+			p = strings.TrimSuffix(p, "?")
+			name, path, _ := strings.Cut(p, "=")
+			if name != "llvm-mca" {
+				return usageError{fmt.Sprintf("--peer %q: the known peer is llvm-mca[=PATH]", p)}
+			}
+			host := info.Microarch
+			if *mcpu != "" {
+				host = *mcpu
+			}
+			l, err := validate.FindLLVMMCA(path, host)
+			if err != nil {
+				if optional {
+					fmt.Fprintf(stderr, "portlab validate: no peer: %v\n", err)
+					continue
+				}
+				return err
+			}
+			if l.Note != "" {
+				fmt.Fprintf(stderr, "portlab validate: %s\n", l.Note)
+			}
+			preds = append(preds, l)
+		}
+	}
+	start := time.Now()
+	rep := validate.Run(eng, ks, preds, measure.Options{Reps: *reps}, fmt.Sprintf("%s (%s)", info.Microarch, info.Signature()))
+	fmt.Fprintf(stderr, "portlab validate: %d kernels measured and predicted in %v\n", len(ks), time.Since(start).Round(time.Millisecond))
+	if *htmlOut != "" {
+		var b bytes.Buffer
+		if err := validate.WriteHTML(&b, rep); err != nil {
+			return err
+		}
+		if err := fsutil.WriteFileAtomic(*htmlOut, b.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	if *jsonOut {
+		return validate.WriteJSON(stdout, rep)
+	}
+	return validate.WriteText(stdout, rep)
+}

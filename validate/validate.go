@@ -1,0 +1,208 @@
+// Package validate closes portlab's loop: it measures real kernels on the
+// host (BHive's way: the block repeated at two lengths, the difference over
+// the extra copies, registers set up as for snippets and pointer registers
+// reloaded every iteration so they cannot run away), predicts the same
+// kernels with portlab's models and with peers (llvm-mca), and scores every
+// predictor: mean absolute percentage error, Kendall's tau, the worst
+// kernels, and the bottleneck each prediction named.
+package validate
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/gonum/stat"
+
+	"portlab/analysis/input"
+	"portlab/isa"
+	"portlab/measure"
+)
+
+// Kernel is one region of a kernel file.
+type Kernel struct {
+	Name   string // file base name, plus ":region" when the file has several
+	File   string
+	Region *input.Region
+	Source string // Intel-syntax text of the region (what is measured)
+}
+
+// Load reads kernel files (assembly with optional LLVM-MCA-BEGIN/END
+// regions, ELF objects, or hex with hex=true) into kernels, one per region.
+func Load(paths []string, opt input.Options) ([]*Kernel, error) {
+	var out []*Kernel
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		regions, err := input.Read(p, data, opt, nil)
+		if err != nil {
+			return nil, err
+		}
+		base := p[strings.LastIndexByte(p, '/')+1:]
+		for _, r := range regions {
+			if len(r.Insts) == 0 {
+				continue
+			}
+			name := strings.TrimSuffix(base, ".s")
+			if len(regions) > 1 || (r.Name != "" && r.Name != name) {
+				name += ":" + r.Label()
+			}
+			var lines []string
+			for _, in := range r.Insts {
+				lines = append(lines, in.Intel())
+			}
+			out = append(out, &Kernel{Name: name, File: p, Region: r, Source: strings.Join(lines, "\n") + "\n"})
+		}
+	}
+	return out, nil
+}
+
+// Measured is a kernel's measured steady-state cost.
+type Measured struct {
+	Cycles   float64 // cycles per iteration (median over clean repetitions)
+	Min, Max float64
+	Clean    int
+	Reps     int
+	Warnings []string
+	Err      error
+}
+
+// Measure times kernels on the host: cycles per iteration of each block.
+func Measure(eng *measure.Engine, ks []*Kernel, o measure.Options) []Measured {
+	snips := make([]*measure.Snippet, len(ks))
+	for i, k := range ks {
+		snips[i] = &measure.Snippet{
+			Name:          k.Name,
+			Source:        k.Source,
+			Instructions:  len(k.Region.Insts),
+			ResetPointers: true,
+			Info:          "kernel " + k.Name,
+		}
+	}
+	if o.Mode == "" {
+		o.Mode = "inverse_throughput"
+	}
+	out := make([]Measured, len(ks))
+	for i, m := range eng.MeasureAll(snips, o, nil) {
+		out[i] = Measured{Cycles: m.PerSnippet.Median, Min: m.PerSnippet.Min, Max: m.PerSnippet.Max,
+			Clean: m.Clean, Reps: m.Reps, Warnings: m.Warnings, Err: m.Err}
+	}
+	return out
+}
+
+// Prediction is a predictor's answer for one kernel.
+type Prediction struct {
+	Cycles     float64 // cycles per iteration
+	Bottleneck string
+	Err        error
+}
+
+// Predictor predicts kernels.
+type Predictor interface {
+	Name() string
+	Predict(ks []*Kernel) []Prediction
+}
+
+// Row is one kernel's line in a validation report.
+type Row struct {
+	Kernel      string
+	Measured    Measured
+	Predictions map[string]Prediction // by predictor name
+}
+
+// Score summarises one predictor over the kernels both it and the
+// measurement could handle.
+type Score struct {
+	Predictor string
+	N         int     // kernels scored
+	Failed    int     // kernels the predictor could not predict
+	MAPE      float64 // mean absolute percentage error, percent
+	Median    float64 // median absolute percentage error, percent
+	Tau       float64 // Kendall's tau between measured and predicted
+	Within10  int     // kernels within 10%
+	Worst     []string
+}
+
+// Report is a whole validation run.
+type Report struct {
+	Host       string
+	Predictors []string
+	Rows       []*Row
+	Scores     []Score
+}
+
+// Run measures and predicts every kernel and scores the predictors.
+func Run(eng *measure.Engine, ks []*Kernel, preds []Predictor, o measure.Options, host string) *Report {
+	rep := &Report{Host: host}
+	meas := Measure(eng, ks, o)
+	for _, k := range ks {
+		rep.Rows = append(rep.Rows, &Row{Kernel: k.Name, Predictions: map[string]Prediction{}})
+	}
+	for i := range ks {
+		rep.Rows[i].Measured = meas[i]
+	}
+	for _, p := range preds {
+		rep.Predictors = append(rep.Predictors, p.Name())
+		for i, pr := range p.Predict(ks) {
+			rep.Rows[i].Predictions[p.Name()] = pr
+		}
+	}
+	for _, p := range rep.Predictors {
+		rep.Scores = append(rep.Scores, score(p, rep.Rows))
+	}
+	return rep
+}
+
+// APE is the absolute percentage error of a prediction.
+func APE(pred, meas float64) float64 { return 100 * math.Abs(pred-meas) / meas }
+
+func score(name string, rows []*Row) Score {
+	s := Score{Predictor: name}
+	var xs, ys, apes []float64
+	type worst struct {
+		k   string
+		ape float64
+	}
+	var ws []worst
+	for _, r := range rows {
+		p, ok := r.Predictions[name]
+		if r.Measured.Err != nil || r.Measured.Cycles <= 0 {
+			continue
+		}
+		if !ok || p.Err != nil || p.Cycles <= 0 {
+			s.Failed++
+			continue
+		}
+		a := APE(p.Cycles, r.Measured.Cycles)
+		apes = append(apes, a)
+		xs = append(xs, r.Measured.Cycles)
+		ys = append(ys, p.Cycles)
+		if a <= 10 {
+			s.Within10++
+		}
+		ws = append(ws, worst{r.Kernel, a})
+	}
+	s.N = len(apes)
+	if s.N == 0 {
+		return s
+	}
+	s.MAPE = stat.Mean(apes, nil)
+	sorted := append([]float64(nil), apes...)
+	sort.Float64s(sorted)
+	s.Median = stat.Quantile(0.5, stat.Empirical, sorted, nil)
+	if s.N > 1 {
+		s.Tau = stat.Kendall(xs, ys, nil)
+	}
+	sort.Slice(ws, func(i, j int) bool { return ws[i].ape > ws[j].ape })
+	for i := 0; i < len(ws) && i < 5; i++ {
+		s.Worst = append(s.Worst, fmt.Sprintf("%s (%.0f%%)", ws[i].k, ws[i].ape))
+	}
+	return s
+}
+
+// instsOf returns a kernel's instructions.
+func instsOf(k *Kernel) []*isa.Inst { return k.Region.Insts }

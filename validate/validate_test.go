@@ -1,0 +1,111 @@
+package validate
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"portlab/analysis/input"
+)
+
+func rows(meas []float64, preds map[string][]float64) []*Row {
+	var out []*Row
+	for i, m := range meas {
+		r := &Row{Kernel: string(rune('a' + i)), Measured: Measured{Cycles: m}, Predictions: map[string]Prediction{}}
+		for name, ps := range preds {
+			if math.IsNaN(ps[i]) {
+				r.Predictions[name] = Prediction{Err: errors.New("unsupported")}
+				continue
+			}
+			r.Predictions[name] = Prediction{Cycles: ps[i]}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func TestScore(t *testing.T) {
+	rs := rows([]float64{1, 2, 4, 8}, map[string][]float64{
+		"exact": {1, 2, 4, 8},
+		"off":   {1.1, 1.8, 4, math.NaN()},
+	})
+	s := score("exact", rs)
+	if s.N != 4 || s.MAPE != 0 || s.Tau != 1 || s.Within10 != 4 {
+		t.Errorf("exact: %+v", s)
+	}
+	s = score("off", rs)
+	// APEs 10%, 10%, 0%: mean 6.67%; one kernel unpredicted.
+	if s.N != 3 || s.Failed != 1 || math.Abs(s.MAPE-20.0/3) > 1e-9 || s.Within10 != 3 {
+		t.Errorf("off: %+v", s)
+	}
+	if s.Tau != 1 {
+		t.Errorf("ranking kept: tau %v", s.Tau)
+	}
+	s = score("off", rows([]float64{1, 2, 3}, map[string][]float64{"off": {3, 2, 1}}))
+	if s.Tau != -1 {
+		t.Errorf("reversed ranking: tau %v", s.Tau)
+	}
+}
+
+func TestLoadKernels(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/kernels/*.s")
+	if len(files) < 40 {
+		t.Fatalf("%d kernels in testdata/kernels, want at least 40", len(files))
+	}
+	ks, err := Load(files, input.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ks) != len(files) {
+		t.Errorf("%d kernels from %d files (one region each expected)", len(ks), len(files))
+	}
+	for _, k := range ks {
+		if len(k.Region.Insts) == 0 || k.Source == "" || strings.Contains(k.Name, "anonymous") {
+			t.Errorf("%s: %d instructions", k.Name, len(k.Region.Insts))
+		}
+	}
+}
+
+func TestReports(t *testing.T) {
+	r := &Report{Host: "test", Predictors: []string{"a"}, Rows: rows([]float64{1, 2}, map[string][]float64{"a": {1.5, 2}})}
+	r.Scores = []Score{score("a", r.Rows)}
+	var b bytes.Buffer
+	if err := WriteText(&b, r); err != nil || !strings.Contains(b.String(), "+50%") {
+		t.Errorf("text: %v\n%s", err, b.String())
+	}
+	b.Reset()
+	if err := WriteJSON(&b, r); err != nil || !strings.Contains(b.String(), `"mape_percent": 25`) {
+		t.Errorf("json: %v\n%s", err, b.String())
+	}
+	b.Reset()
+	if err := WriteHTML(&b, r); err != nil || !strings.Contains(b.String(), "<svg") || !strings.Contains(b.String(), "<circle") {
+		t.Errorf("html: %v", err)
+	}
+}
+
+func TestLLVMMCAPeer(t *testing.T) {
+	if _, err := exec.LookPath("llvm-mca"); err != nil {
+		t.Skip("llvm-mca not installed")
+	}
+	l, err := FindLLVMMCA("", "graniterapids")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.MCPU != "sapphirerapids" && l.MCPU != "graniterapids" {
+		t.Errorf("mcpu %q", l.MCPU)
+	}
+	ks, err := Load([]string{"../testdata/kernels/imul_chain.s", "../testdata/kernels/int_add_chain.s"}, input.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := l.Predict(ks)
+	for i, p := range ps {
+		if p.Err != nil || p.Cycles <= 0 {
+			t.Errorf("%s: %+v", ks[i].Name, p)
+		}
+	}
+}
