@@ -323,10 +323,7 @@ func registerForms(f *isa.Form) []*isa.Form {
 			continue
 		}
 		for _, k := range registerKinds(f, op.Kind) {
-			g := *f
-			g.Operands = append([]isa.Operand(nil), f.Operands...)
-			g.Operands[i].Kind = k
-			if rf, ok := isa.Lookup(g.Name()); ok {
+			if rf, ok := isa.Lookup(f.WithKind(i, k).Name()); ok {
 				out = append(out, rf)
 			}
 		}
@@ -371,10 +368,7 @@ func (b *Builder) registerCounterpart(f *isa.Form) (*modeldb.Entry, string, int)
 			continue
 		}
 		for _, k := range registerKinds(f, op.Kind) {
-			g := *f
-			g.Operands = append([]isa.Operand(nil), f.Operands...)
-			g.Operands[i].Kind = k
-			if e, ok := lookupEntry(b.Model, g.Name()); ok {
+			if e, ok := lookupEntry(b.Model, f.WithKind(i, k).Name()); ok {
 				class := string(k)
 				if strings.HasPrefix(class, "r") {
 					class = "gpr"

@@ -159,6 +159,9 @@ type Form struct {
 	FlagsWritten   Flag
 	FlagsUndefined Flag // flags left undefined (written, but with no meaning)
 
+	// name caches Name for catalog forms (set once the catalog is built).
+	name string
+
 	// Attrs marks properties that decide whether and how a form can be
 	// benchmarked in user mode (privileged, branch, stack, x87, ...).
 	Attrs Attr
@@ -170,6 +173,9 @@ type Form struct {
 // Examples: "add r64, r64", "vfmadd231pd ymm, ymm, m256",
 // "vaddpd zmm {k}{z}, zmm, m64bcst", "{evex} vaddpd ymm, ymm, ymm".
 func (f *Form) Name() string {
+	if f.name != "" {
+		return f.name
+	}
 	var b strings.Builder
 	if f.EVEXPrefix {
 		b.WriteString("{evex} ")
@@ -203,4 +209,14 @@ func (f *Form) HasMemory() bool {
 		}
 	}
 	return false
+}
+
+// WithKind returns a copy of f whose operand i has kind k: a name to look
+// up in the catalog, not a catalog form itself.
+func (f *Form) WithKind(i int, k Kind) *Form {
+	g := *f
+	g.name = ""
+	g.Operands = append([]Operand(nil), f.Operands...)
+	g.Operands[i].Kind = k
+	return &g
 }

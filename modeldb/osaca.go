@@ -557,10 +557,7 @@ func registerCounterpart(f *isa.Form, i int, has func(string) bool) (*isa.Form, 
 		}
 	}
 	for _, rk := range kinds {
-		g := *f
-		g.Operands = append([]isa.Operand(nil), f.Operands...)
-		g.Operands[i].Kind = rk
-		name := g.Name()
+		name := f.WithKind(i, rk).Name()
 		if !has(name) {
 			continue
 		}
