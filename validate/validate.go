@@ -181,7 +181,7 @@ func score(name string, rows []*Row) Score {
 		apes = append(apes, a)
 		xs = append(xs, r.Measured.Cycles)
 		ys = append(ys, p.Cycles)
-		if a <= 10 {
+		if a <= 10+1e-9 {
 			s.Within10++
 		}
 		ws = append(ws, worst{r.Kernel, a})
