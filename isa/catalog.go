@@ -305,3 +305,7 @@ func parseAccess(s string) Access {
 	}
 	return a
 }
+
+// Prepare builds the catalog now (it is otherwise built on first use);
+// callers that know they will need it can start it early on another core.
+func Prepare() { buildCatalog() }

@@ -56,7 +56,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer eng.Close()
-	preds := []validate.Predictor{&validate.Portlab{Label: "portlab " + m.Label(), Model: m}}
+	preds := []validate.Predictor{&validate.Portlab{Label: "portlab " + strings.Trim(m.Label(), `"`), Model: m}}
 	if !*noPeers {
 		if len(peers) == 0 {
 			peers = []string{"llvm-mca?"} // optional default: skipped quietly when absent
