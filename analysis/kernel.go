@@ -430,7 +430,7 @@ func (b *Builder) deriveMemoryForm(f *isa.Form) (*modeldb.Entry, string, error) 
 	e.PortPressure = append(e.PortPressure, reg.PortPressure...)
 	how := fmt.Sprintf("%q", reg.Form)
 	if acc&isa.Read != 0 {
-		lp := memoryRule(m.LoadThroughput, m.LoadPorts, class)
+		lp := modeldb.MemoryPressure(m.LoadThroughput, m.LoadPorts, class)
 		ll := b.loadLatency(class)
 		if len(lp) == 0 || ll == 0 {
 			return nil, "", fmt.Errorf("the model gives no load ports and latency to derive it from %q", reg.Form)
@@ -442,7 +442,7 @@ func (b *Builder) deriveMemoryForm(f *isa.Form) (*modeldb.Entry, string, error) 
 		how += " + load"
 	}
 	if acc&(isa.Write|isa.CondWrite) != 0 {
-		sp := memoryRule(m.StoreThroughput, m.StorePorts, class)
+		sp := modeldb.MemoryPressure(m.StoreThroughput, m.StorePorts, class)
 		if len(sp) == 0 {
 			return nil, "", fmt.Errorf("the model gives no store ports to derive it from %q", reg.Form)
 		}
@@ -455,20 +455,6 @@ func (b *Builder) deriveMemoryForm(f *isa.Form) (*modeldb.Entry, string, error) 
 		e.Throughput = bl.Cycles
 	}
 	return e, how, nil
-}
-
-func memoryRule(rules []modeldb.MemoryRule, def modeldb.PortPressure, class string) modeldb.PortPressure {
-	for _, r := range rules {
-		if r.Class == class {
-			return r.PortPressure
-		}
-	}
-	for _, r := range rules {
-		if r.Class == "*" {
-			return r.PortPressure
-		}
-	}
-	return def
 }
 
 // builtinIdiom reports the idioms llvm-mca's x86 models recognise when

@@ -443,18 +443,7 @@ func broadcastElems(f *Form, i int, vl int) int {
 	if best != 0 && best >= elem {
 		return best / elem
 	}
-	bits := 0
-	for _, op := range f.Operands {
-		switch op.Kind {
-		case KindXMM:
-			bits = max(bits, 128)
-		case KindYMM:
-			bits = max(bits, 256)
-		case KindZMM:
-			bits = max(bits, 512)
-		}
-	}
-	return bits / elem
+	return f.vectorBits() / elem
 }
 
 // assignRoles tells where each operand of f is encoded. group holds the

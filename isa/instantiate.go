@@ -447,6 +447,12 @@ func (f *Form) broadcastCount(k Kind) int {
 		return m.bits / elem
 	}
 	// A form built outside the catalog: the widest vector operand.
+	return f.vectorBits() / elem
+}
+
+// vectorBits is the width of the form's widest vector register operand
+// (0 without one).
+func (f *Form) vectorBits() int {
 	bits := 0
 	for _, op := range f.Operands {
 		switch op.Kind {
@@ -458,7 +464,7 @@ func (f *Form) broadcastCount(k Kind) int {
 			bits = max(bits, 512)
 		}
 	}
-	return bits / elem
+	return bits
 }
 
 func isGPR64(r string) bool {

@@ -2,8 +2,9 @@ package measure
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"portlab/jit"
@@ -142,14 +143,7 @@ func (e *Engine) setup(p *prepared, o Options, in *jit.Init, regions *[]jit.Regi
 	return nil
 }
 
-func sortedKeys(m map[string]bool) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func sortedKeys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }
 
 var (
 	doubleOps = regexp.MustCompile(`(?im)^\s*(?:\{[a-z]+\}\s*)?v?[a-z0-9]*(?:pd|sd)\b`)

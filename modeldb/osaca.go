@@ -574,9 +574,9 @@ func registerCounterpart(f *isa.Form, i int, has func(string) bool) (*isa.Form, 
 	return nil, ""
 }
 
-// memoryPressure returns the load (store) port pressure for a register
-// class: the matching rule, else the default.
-func memoryPressure(rules []MemoryRule, def PortPressure, class string) PortPressure {
+// MemoryPressure returns the load (store) port pressure for a register
+// class: the matching rule, else the "*" rule, else the default.
+func MemoryPressure(rules []MemoryRule, def PortPressure, class string) PortPressure {
 	for _, r := range rules {
 		if r.Class == class {
 			return r.PortPressure
@@ -626,7 +626,7 @@ func deriveMemoryForms(m *Model, from string) int {
 		uops := re.Uops
 		var what []string
 		if load {
-			lp := memoryPressure(m.LoadThroughput, m.LoadPorts, class)
+			lp := MemoryPressure(m.LoadThroughput, m.LoadPorts, class)
 			if len(lp) == 0 {
 				continue
 			}
@@ -640,7 +640,7 @@ func deriveMemoryForms(m *Model, from string) int {
 			what = append(what, "load")
 		}
 		if store {
-			sp := memoryPressure(m.StoreThroughput, m.StorePorts, class)
+			sp := MemoryPressure(m.StoreThroughput, m.StorePorts, class)
 			if len(sp) == 0 {
 				continue
 			}
