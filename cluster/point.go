@@ -105,6 +105,11 @@ func newPoint(file string, doc int, b *results.Benchmark) *Point {
 			p.Opcode = "helper: " + x.Operands
 		}
 		p.Aux = true
+	case x != nil && x.Form != "" && x.Kind == "latency" && strings.HasSuffix(x.Operands, "->mem"):
+		// A store-and-reload round trip: clustered, but no model has a
+		// latency it could be compared with.
+		p.Opcode = x.Form
+		p.Aux = true
 	case x != nil && x.Form != "":
 		p.Opcode = x.Form
 		p.Form = x.Form

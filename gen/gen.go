@@ -351,6 +351,12 @@ func newSnippet(f *isa.Form, kind, info string, lines []string, instances int) *
 			s.DefRegs[r] = big.NewInt(v)
 		}
 	}
+	if strings.Contains(f.Mnemonic, "maskmov") {
+		// The mask is the sign bit of each element: 1.0 would mask every
+		// element off, and an all-zero mask costs a microcode assist on
+		// some cores (hundreds of cycles). Measure the ordinary case.
+		s.VectorFill = []byte{0xff}
+	}
 	if divides[f.Mnemonic] && f.HasMemory() {
 		s.ScratchFill = []byte{0x13} // a non-zero divisor in memory
 	}

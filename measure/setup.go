@@ -93,6 +93,9 @@ func (e *Engine) setup(p *prepared, o Options, in *jit.Init, regions *[]jit.Regi
 	// Vector registers: 1.0 in the element type the snippet uses, so that
 	// multiplies and divides stay put and nothing becomes denormal.
 	pattern := vectorPattern(s.Source)
+	if len(s.VectorFill) > 0 {
+		pattern = s.VectorFill
+	}
 	for i := range in.Vec {
 		for j := 0; j < 64; j += len(pattern) {
 			copy(in.Vec[i][j:], pattern)

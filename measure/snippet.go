@@ -37,6 +37,10 @@ type Snippet struct {
 
 	// Set-up hints from the snippet generator (not exegesis annotations).
 	ScratchSelf bool // fill scratch memory with its own address (pointer chases)
+	// VectorFill, when set, is the byte pattern every vector register starts
+	// with instead of 1.0 in the element type (e.g. all ones for the
+	// sign-bit masks of vmaskmov).
+	VectorFill []byte
 	// ResetPointers reloads the registers the snippet uses as memory base or
 	// index at every loop iteration (kernels that advance pointers).
 	ResetPointers bool
