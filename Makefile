@@ -44,7 +44,8 @@ fuzz:
 # benchmarks run one at a time (-p 1); keep the machine otherwise idle.
 bench: build
 	$(GO) test -p 1 -run '^$$' -bench . -benchtime 20x ./measure ./perf
-	$(GO) test -p 1 -run '^$$' -bench . ./cluster ./modeldb
+	$(GO) test -p 1 -run '^$$' -bench . ./cluster ./modeldb ./analysis
+	$(GO) run ./analysis/bench
 
 lint:
 	$(GO) vet $(PKGS)
