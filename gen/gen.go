@@ -357,6 +357,11 @@ func newSnippet(f *isa.Form, kind, info string, lines []string, instances int) *
 		// some cores (hundreds of cycles). Measure the ordinary case.
 		s.VectorFill = []byte{0xff}
 	}
+	if f.Mnemonic == "ldmxcsr" || f.Mnemonic == "vldmxcsr" {
+		// MXCSR with reserved bits set faults (#GP): memory holds a valid
+		// value (the default, all exceptions masked).
+		s.ScratchFill = []byte{0x80, 0x1f, 0, 0}
+	}
 	if divides[f.Mnemonic] && f.HasMemory() {
 		s.ScratchFill = []byte{0x13} // a non-zero divisor in memory
 	}
