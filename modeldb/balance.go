@@ -84,10 +84,8 @@ func bottleneckEnum(uses []maskUse) float64 {
 	best := 0.0
 	for s := 1; s < 1<<g; s++ {
 		var u uint64
-		for i := 0; i < g; i++ {
-			if s&(1<<i) != 0 {
-				u |= uses[i].mask
-			}
+		for t := uint(s); t != 0; t &= t - 1 {
+			u |= uses[bits.TrailingZeros(t)].mask
 		}
 		sum := 0.0
 		for i := 0; i < g; i++ {

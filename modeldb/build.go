@@ -57,7 +57,23 @@ type BuildReport struct {
 	Classes   int // classes of forms fitted together
 	MixesUsed int // mixes used for fitting
 	HeldOut   []*MixMeasurement
-	Ports     []string
+	// HeldOutExplainable are the held-out mixes that do not contradict the
+	// bottleneck model (see FasterThanAlone and SlowerThanSerial): what a
+	// port mapping can be expected to predict.
+	HeldOutExplainable []*MixMeasurement
+	// FasterThanAlone counts, per form, the mixes that ran faster than the
+	// form alone (count * its throughput): they contradict its measured
+	// throughput as a port bound and are not fitted.
+	FasterThanAlone map[string]int
+	// SlowerThanSerial counts, per form, its mixes that ran slower than
+	// their forms one after another (the sum of count * throughput): no
+	// port conflict does that (an SSE/AVX transition penalty, a decoder or
+	// memory-ordering stall does), so they are not fitted either.
+	SlowerThanSerial map[string]int
+	// Contradicting is the number of mixes of either kind (not fitted; held
+	// out ones are kept in HeldOut).
+	Contradicting int
+	Ports         []string
 	// DispatchWidth is the dispatch width the fit used: the base model's,
 	// or the largest uop rate the measurements show.
 	DispatchWidth float64
@@ -72,6 +88,18 @@ func (r *BuildReport) Summary(n int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d measured forms in %d classes; %d mixes fitted, %d held out; %d ports: %s; dispatch width %s\n",
 		r.Measured, r.Classes, r.MixesUsed, len(r.HeldOut), len(r.Ports), strings.Join(r.Ports, " "), FormatNum(r.DispatchWidth))
+	if r.Contradicting > 0 {
+		fmt.Fprintf(&b, "%d mixes not fitted: no port mapping explains them", r.Contradicting)
+		if n := len(r.FasterThanAlone); n > 0 {
+			fmt.Fprintf(&b, "; %d ran faster than one of their forms alone (%d forms whose own throughput is not a port bound, e.g. %s)",
+				sumCounts(r.FasterThanAlone), n, strings.Join(topCounts(r.FasterThanAlone, 3), "; "))
+		}
+		if slower := r.Contradicting - sumCounts(r.FasterThanAlone); slower > 0 {
+			fmt.Fprintf(&b, "; %d ran slower than their forms one after another (most with %s)",
+				slower, strings.Join(topCounts(r.SlowerThanSerial, 3), "; "))
+		}
+		b.WriteString("\n")
+	}
 	fits := append([]FormFit(nil), r.Fits...)
 	sort.SliceStable(fits, func(i, j int) bool { return fits[i].Error > fits[j].Error })
 	fmt.Fprintf(&b, "%d forms low-confidence", r.LowConfidence)
@@ -120,9 +148,11 @@ var (
 // Build makes a model from measurements: latency per operand pair and
 // reciprocal throughput as measured, ports inferred from the singleton
 // throughputs and the port-conflict mixes (see infer.go), every form with
-// its fit error and a confidence. With a base model, the result keeps the
-// base's ports, header and unmeasured entries, and each measured entry
-// records in its provenance what it replaced.
+// its fit error and a confidence. Mixes no port mapping can explain (see
+// contradicts) are counted in the report, not fitted. With a base model,
+// the result keeps the base's ports (adding any the fit opens), header and
+// unmeasured entries, and each measured entry records in its provenance
+// what it replaced.
 func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 	now := time.Now
 	if opt.Now != nil {
@@ -144,7 +174,11 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 	} else {
 		m.Name = strings.TrimSpace(opt.Base.Name + " corrected by measurements on " + host)
 	}
-	if opt.LLVMCPU != "" {
+	if opt.LLVMCPU != "" && opt.LLVMCPU != m.LLVMCPU {
+		// Another CPU than the base's: its micro-architecture too.
+		if opt.Base == nil || m.MicroArchitecture == opt.Base.MicroArchitecture {
+			m.MicroArchitecture = ""
+		}
 		m.LLVMCPU = opt.LLVMCPU
 	}
 	if m.MicroArchitecture == "" {
@@ -171,6 +205,7 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 		if len(p.ports) > 64 {
 			return nil, nil, fmt.Errorf("base model %s has %d ports; inference handles up to 64", opt.Base.Label(), len(p.ports))
 		}
+		p.basePorts = len(p.ports)
 		if opt.Base.DispatchWidth > 0 {
 			p.width, p.fixedWidth = float64(opt.Base.DispatchWidth), true
 		}
@@ -191,6 +226,23 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 		}
 		if heldOut(mx.Key(), opt.HoldOut) {
 			rep.HeldOut = append(rep.HeldOut, mx)
+			if f, slower := contradicts(mx, ms); f == "" && !slower {
+				rep.HeldOutExplainable = append(rep.HeldOutExplainable, mx)
+			}
+			continue
+		}
+		if f, slower := contradicts(mx, ms); f != "" || slower {
+			if rep.FasterThanAlone == nil {
+				rep.FasterThanAlone, rep.SlowerThanSerial = map[string]int{}, map[string]int{}
+			}
+			rep.Contradicting++
+			if f != "" {
+				rep.FasterThanAlone[f]++
+			} else {
+				for _, pt := range mx.Parts {
+					rep.SlowerThanSerial[pt.Form]++
+				}
+			}
 			continue
 		}
 		fitMixes = append(fitMixes, mx)
@@ -235,13 +287,14 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 		if !ok {
 			c = len(p.classes)
 			byKey[key] = c
-			slots := 1.0
+			slots, oneUop := 1.0, false
 			if opt.Base != nil {
 				if be, ok := opt.Base.Lookup(n); ok && be.Uops > 0 {
 					slots = be.Uops
+					oneUop = be.Uops == 1 && len(baseUses) == 1
 				}
 			}
-			p.classes = append(p.classes, &inferClass{base: baseUses, slots: slots})
+			p.classes = append(p.classes, &inferClass{base: baseUses, slots: slots, oneUop: oneUop})
 		}
 		cl := p.classes[c]
 		cl.forms = append(cl.forms, n)
@@ -404,6 +457,14 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 			default:
 				fit.Confidence = "high"
 			}
+			if k := rep.FasterThanAlone[n]; k > 0 {
+				fit.Confidence = "low"
+				why := fmt.Sprintf("ran faster in %d mixes than alone: its measured throughput is not a port bound (those mixes not fitted)", k)
+				if fit.Note != "" {
+					why += "; " + fit.Note
+				}
+				fit.Note = why
+			}
 			if fit.Confidence == "low" {
 				rep.LowConfidence++
 			}
@@ -468,6 +529,63 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 	m.Reindex()
 	sort.Slice(rep.Fits, func(i, j int) bool { return rep.Fits[i].Form < rep.Fits[j].Form })
 	return m, rep, nil
+}
+
+// contradicts tells whether a mix contradicts the bottleneck model, which
+// predicts at least its slowest form's own cost (count * throughput) and
+// at most the sum of its forms' costs. A mix that ran faster than one of
+// its forms alone (faster names that form) says the form's own
+// measurement was limited by something the mix removes (a dependency
+// through the flags, a microcode assist, a decoder stall); one that ran
+// slower than its forms one after another (slower) hit something that is
+// not a port conflict (an SSE/AVX transition penalty, a memory-ordering or
+// decoder stall). Neither can be fitted by any port mapping.
+func contradicts(mx *MixMeasurement, ms *Measurements) (faster string, slower bool) {
+	worst, sum := 0.0, 0.0
+	for _, pt := range mx.Parts {
+		c := float64(pt.Count) * ms.Forms[pt.Form].Throughput
+		sum += c
+		if c > worst {
+			worst, faster = c, pt.Form
+		}
+	}
+	if mx.Cycles < worst*(1-contradictionMargin) {
+		return faster, false
+	}
+	return "", mx.Cycles > sum*(1+contradictionMargin)
+}
+
+// contradictionMargin is how far outside the model's range a mix must be
+// to count as contradicting it (well above the measurements' noise).
+const contradictionMargin = 0.07
+
+func sumCounts(m map[string]int) int {
+	n := 0
+	for _, k := range m {
+		n += k
+	}
+	return n
+}
+
+// topCounts returns the n keys with the largest counts, as "key (count)".
+func topCounts(m map[string]int, n int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	if len(keys) > n {
+		keys = keys[:n]
+	}
+	for i, k := range keys {
+		keys[i] = fmt.Sprintf("%s (%d)", k, m[k])
+	}
+	return keys
 }
 
 func round5(v float64) float64 { return math.Round(v*1e5) / 1e5 }

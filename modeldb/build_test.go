@@ -36,10 +36,11 @@ func TestBuildFromResultsFile(t *testing.T) {
 	if rep.Measured != 5 || rep.MixesUsed != 10 || rep.LowConfidence != 0 || rep.DispatchWidth != 6 || m.DispatchWidth != 6 {
 		t.Errorf("report:\n%s", rep.Summary(10))
 	}
-	add, mul, fma := portSet(t, m, "vaddpd ymm, ymm, ymm"), portSet(t, m, "vmulpd ymm, ymm, ymm"), portSet(t, m, "vfmadd231pd ymm, ymm, ymm")
+	add, mul := portSet(t, m, "vaddpd ymm, ymm, ymm"), portSet(t, m, "vmulpd ymm, ymm, ymm")
 	alu, imul := portSet(t, m, "add r64, r64"), portSet(t, m, "imul r64, r64")
-	if len(add) != 2 || len(mul) != 2 || !disjoint(add, mul) || !sameSet(fma, mul) {
-		t.Errorf("vaddpd %v, vmulpd %v, vfmadd231pd %v", add, mul, fma)
+	checkFPPorts(t, m, bs[0].CPUName, ms.Hosts[0]) // a Zen 4: adds and multiplies apart
+	if len(add) != 2 || len(mul) != 2 {
+		t.Errorf("vaddpd %v, vmulpd %v", add, mul)
 	}
 	if len(alu) != 4 || len(imul) != 1 || !disjoint(alu, add) || !disjoint(alu, mul) {
 		t.Errorf("add %v, imul %v", alu, imul)
@@ -85,9 +86,10 @@ func TestBuildSyntheticSweep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		add, mul, fma := portSet(t, m, "vaddpd ymm, ymm, ymm"), portSet(t, m, "vmulpd ymm, ymm, ymm"), portSet(t, m, "vfmadd231pd ymm, ymm, ymm")
-		if len(add) != 2 || !disjoint(add, mul) || !sameSet(fma, mul) {
-			t.Errorf("noise %v: vaddpd %v, vmulpd %v, vfmadd231pd %v", noise, add, mul, fma)
+		add, mul := portSet(t, m, "vaddpd ymm, ymm, ymm"), portSet(t, m, "vmulpd ymm, ymm, ymm")
+		checkFPPorts(t, m, truth.LLVMCPU, "") // the truth is a Zen 4
+		if len(add) != 2 {
+			t.Errorf("noise %v: vaddpd %v", noise, add)
 		}
 		// The ground truth's structure, up to port names.
 		if len(m.Ports) != 11 { // 4 ALU + 3 AGU + 4 FP; the store ports hide behind the AGUs

@@ -43,4 +43,20 @@ func TestEmbedded(t *testing.T) {
 	if _, err := Embedded(z.File); err != nil {
 		t.Error(err)
 	}
+	// The model portlab measured on a Granite Rapids-class guest is that
+	// CPU's default (measured models win over imported ones), with its
+	// provenance.
+	g, err := Default("graniterapids")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := g.Provenance; p == nil || p.Source != SourceMeasured || p.Host != "GenuineIntel-6-a7-1" || p.Date == "" || !strings.Contains(g.Name, "Granite Rapids") || g.MicroArchitecture != "graniterapids" {
+		t.Errorf("Default(graniterapids): %q %q %+v", g.Name, g.MicroArchitecture, g.Provenance)
+	}
+	if i := byCPU["graniterapids"]; i.File != "portlab-graniterapids.yml.gz" || i.Forms < 11000 {
+		t.Errorf("embedded graniterapids: %+v", i)
+	}
+	if n, exact, err := Nearest("graniterapids"); err != nil || !exact || n.Name != g.Name {
+		t.Errorf("Nearest(graniterapids): %v exact %v err %v", n.Label(), exact, err)
+	}
 }

@@ -859,13 +859,17 @@ func checkOperandRef(f *isa.Form, ref string) string {
 	case "mem", "flags", "same":
 		return ""
 	}
+	// A register may be named by any width of it ("rax" for the al of
+	// "adc al, imm8" or the ax of "cbw": portlab's latency benchmarks name
+	// the 64-bit register).
+	fam := isa.RegFamily(ref)
 	for _, r := range append(append([]string(nil), f.ImplicitReads...), f.ImplicitWrites...) {
-		if r == ref {
+		if r == ref || isa.RegFamily(r) == fam {
 			return ""
 		}
 	}
 	for _, op := range f.Operands {
-		if string(op.Kind) == ref {
+		if string(op.Kind) == ref || isa.RegFamily(string(op.Kind)) == fam {
 			return ""
 		}
 	}

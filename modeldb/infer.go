@@ -1,9 +1,11 @@
 package modeldb
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,19 +24,38 @@ import (
 //     one mapping (a sweep of 2-3k forms has far fewer classes).
 //   - Each class's candidate mappings are: one use over any group of the
 //     vocabulary (the groups other classes use, their subsets and unions,
-//     single ports), two uses (the best one-use groups plus another group),
+//     single ports), two uses (the best one-use groups plus another group;
+//     not for forms the base model has as one uop),
 //     the base model's mapping, and for memory forms the register form's
 //     mapping plus a load's (store's). Every candidate is scaled so that it
 //     predicts the measured singleton throughput exactly; its error is the
 //     RMS relative error over the class's mixes.
 //   - Among the candidates whose error is within a tolerance of the best,
 //     the smallest mapping wins: the base mapping when it fits (no
-//     correction without evidence), then fewer uses, no sub-cycle uses,
-//     fewer new ports, fewer cycles and ports. Classes are refitted in
-//     turn (most-connected first) until nothing changes: coordinate
-//     descent on the whole fit.
+//     correction without evidence), then the base mapping grown by ports
+//     the base lacks (below), then fewer uses, no sub-cycle uses, fewer
+//     new ports, fewer cycles and ports. Classes are placed in turn
+//     (most-connected first), the worst fits are refitted first (refine)
+//     until no refit changes a mapping or the whole mapping comes back to
+//     a state it was in (coordinate descent can cycle between mappings of
+//     equal merit; on a full sweep it did so for 50,000 refits, most of
+//     the build's time), then full passes refit every class until nothing
+//     changes (at most MaxPasses).
 //   - Without a base model the ports are abstract (P0, P1, ...): a class
-//     may open new ports when no existing group explains its mixes.
+//     may open new ports when no existing group explains its mixes. With
+//     one, a class whose base mapping would need uses of less than a cycle
+//     to reach its measured throughput (the base describes an older core
+//     with fewer ports of the kind, e.g. LLVM 14's sapphirerapids model,
+//     four ALUs and two load ports, for a core with five and three) may
+//     grow a group of it by one or two new ports (named new0, new1, ...),
+//     or by new ports another class already grew the same group by.
+//   - Every mix prediction of a candidate is memoised until a class of
+//     the mix changes mapping (infermemo.go): a refit costs what changed
+//     since the last one, not every mix again.
+//
+// Build leaves out of the fit the mixes that no port mapping can explain:
+// those that ran faster than one of their forms alone, or slower than
+// their forms one after another (see contradicts in build.go).
 //
 // Limits: the fit only sees what mixes reveal. A form never mixed with a
 // form sharing one of its ports keeps whatever port set explains its
@@ -55,6 +76,8 @@ type InferOptions struct {
 	MaxPasses int
 	// MaxPorts caps the ports abstract inference may open (default 32).
 	MaxPorts int
+	// noMemo turns the memo off (tests: it must change no result).
+	noMemo bool
 }
 
 func (o *InferOptions) defaults() {
@@ -94,6 +117,11 @@ type inferClass struct {
 	// slots is the dispatch slots one instance takes (macro-ops, fused
 	// uops): the base model's uops, else 1.
 	slots float64
+	// oneUop says the base model has the form as one uop on one port
+	// group: its candidates have one use (a second use would be a second
+	// uop, which the fit would invent to explain what is not a port
+	// conflict, such as this host's dispatch and allocation limits).
+	oneUop bool
 	// results
 	err, maxErr float64
 	evaluated   int // mixes the error is over
@@ -103,6 +131,9 @@ type inferClass struct {
 type inferProblem struct {
 	ports    []string
 	abstract bool
+	// basePorts is how many ports the base model has: with a base, ports
+	// the fit opens are named new0, new1, ...
+	basePorts int
 	// width is the dispatch width (uops per cycle) predictions respect; 0
 	// for none. fixedWidth says it came from the base model; otherwise
 	// solve estimates it from the measurements.
@@ -113,6 +144,10 @@ type inferProblem struct {
 	mixes      []inferMix
 	opt        InferOptions
 	buf        []maskUse
+	// state hashes every class's mapping (a sum of per-class hashes, kept
+	// by setCur), to tell when the descent comes back to where it was.
+	state uint64
+	memo  // see infermemo.go
 }
 
 // candidate is a mapping under consideration.
@@ -120,6 +155,9 @@ type candidate struct {
 	uses   []maskUse
 	isBase bool
 	isCur  bool
+	// fromBase marks the base mapping with a group grown by ports the
+	// base lacks: the least correction of a base with too few ports.
+	fromBase bool
 	// floor marks a mapping whose ports alone run faster than the measured
 	// throughput: something else (the form's own bound) limits it.
 	floor  bool
@@ -129,6 +167,13 @@ type candidate struct {
 	maxErr float64
 	n      int
 	done   bool // evaluated
+}
+
+// subCycle reports whether a use takes less than a cycle (impossible: a
+// port runs at most one uop a cycle).
+func (c *candidate) subCycle() bool {
+	sub, _, _, _ := c.key()
+	return sub == 1
 }
 
 func (c *candidate) key() (sub, nUses int, cycles float64, ports int) {
@@ -142,8 +187,12 @@ func (c *candidate) key() (sub, nUses int, cycles float64, ports int) {
 	return sub, len(c.uses), math.Round(cycles*20) / 20, ports
 }
 
+// byErr orders candidates by error.
+func byErr(a, b *candidate) int { return cmp.Compare(a.err, b.err) }
+
 // smaller reports whether a is preferred to b when both fit well enough:
-// the base mapping (no correction without evidence); no sub-cycle uses;
+// the base mapping (no correction without evidence); the base mapping
+// grown by ports the base lacks; no sub-cycle uses;
 // throughput explained by ports; fewer uses; then, for a class's first
 // mapping in abstract mode, fewer ports shared with other classes (no
 // sharing without evidence) and otherwise the current mapping (no churn);
@@ -151,6 +200,9 @@ func (c *candidate) key() (sub, nUses int, cycles float64, ports int) {
 func smaller(a, b *candidate, first bool) bool {
 	if a.isBase != b.isBase {
 		return a.isBase
+	}
+	if a.fromBase != b.fromBase {
+		return a.fromBase
 	}
 	as, an, ac, ap := a.key()
 	bs, bn, bc, bp := b.key()
@@ -264,14 +316,30 @@ func (p *inferProblem) estimateWidth() float64 {
 
 // evaluate sets cand's error over class c's evaluable mixes.
 func (p *inferProblem) evaluate(c int, cand *candidate) {
-	p.evaluateOn(c, cand, p.classes[c].mixes)
+	p.evaluateOn(c, cand, nil)
 }
 
-// evaluateOn sets cand's error over the given mixes of class c.
-func (p *inferProblem) evaluateOn(c int, cand *candidate, mixes []int) {
+// evaluateOn sets cand's error over the mixes of class c at the given
+// positions of its mix list (nil: all of them, else its subsample). With
+// the memo on, only predictions the memo lacks are made.
+func (p *inferProblem) evaluateOn(c int, cand *candidate, sample []int) {
+	if p.on {
+		vec := p.memoized(c, cand.uses, sample)
+		cand.err, cand.maxErr, cand.n, cand.done = vec.err, vec.maxErr, vec.n, true
+		return
+	}
+	cl := p.classes[c]
+	n := len(cl.mixes)
+	if sample != nil {
+		n = len(sample)
+	}
 	sum, mx := 0.0, 0.0
-	n := 0
-	for _, k := range mixes {
+	cnt := 0
+	for j := 0; j < n; j++ {
+		k := cl.mixes[j]
+		if sample != nil {
+			k = cl.mixes[sample[j]]
+		}
 		pred, ok := p.predict(k, c, cand.uses)
 		if !ok {
 			continue
@@ -279,23 +347,23 @@ func (p *inferProblem) evaluateOn(c int, cand *candidate, mixes []int) {
 		e := (pred - p.mixes[k].y) / p.mixes[k].y
 		sum += e * e
 		mx = max(mx, math.Abs(e))
-		n++
+		cnt++
 	}
-	cand.n = n
+	cand.n = cnt
 	cand.done = true
 	cand.maxErr = mx
-	if n == 0 {
+	if cnt == 0 {
 		cand.err = 0
 		return
 	}
-	cand.err = math.Sqrt(sum / float64(n))
+	cand.err = math.Sqrt(sum / float64(cnt))
 }
 
 // vocabulary returns the port groups class c's candidates are built
 // from: the groups its mix partners use (most used first), their subsets,
 // unions, intersections and differences, every other class's groups, and
 // single ports. used are the partners' groups.
-func (p *inferProblem) vocabulary(c int) (all, used []uint64) {
+func (p *inferProblem) vocabularyOf(c int) (all, used []uint64) {
 	count := map[uint64]int{}
 	var order []uint64
 	note := func(m uint64) {
@@ -338,13 +406,8 @@ func (p *inferProblem) vocabulary(c int) (all, used []uint64) {
 	for _, m := range used {
 		add(m)
 	}
-	for _, o := range p.classes {
-		for _, u := range o.cur {
-			add(u.mask)
-		}
-		for _, u := range o.base {
-			add(u.mask)
-		}
+	for _, m := range p.allGroups() {
+		add(m)
 	}
 	for i := range p.ports {
 		add(1 << i)
@@ -415,6 +478,10 @@ func equalUses(a, b []maskUse) bool {
 // whether the mapping changed.
 func (p *inferProblem) fitClass(c int) bool {
 	cl := p.classes[c]
+	p.serial++
+	if p.on {
+		defer p.pruneMemo(c)
+	}
 	vocab, used := p.vocabulary(c)
 	// Ports of the classes c was mixed with: sharing them needs evidence.
 	var tested uint64
@@ -472,6 +539,7 @@ func (p *inferProblem) fitClass(c int) bool {
 		}
 	}
 	nports := len(p.ports)
+	nBefore := len(cands)
 	var one []*candidate
 	for _, g := range vocab {
 		one = append(one, &candidate{uses: []maskUse{{g, cl.tp * float64(bits.OnesCount64(g))}}})
@@ -488,30 +556,37 @@ func (p *inferProblem) fitClass(c int) bool {
 			}
 		}
 	}
+	if !p.abstract && cl.base != nil {
+		p.growBase(c, vocab, addScaled)
+		for _, cd := range cands[nBefore:] {
+			cd.fromBase = true
+		}
+	}
 	// Whole-cycle variants of single groups whose ports are faster than the form.
 	for _, g := range vocab {
 		if n := float64(bits.OnesCount64(g)); 1/n < cl.tp*0.97 {
 			one = append(one, &candidate{uses: []maskUse{{g, 1}}, floor: true})
 		}
 	}
-	// Rank on a subsample of the mixes when there are many.
-	sample := cl.mixes
-	if len(sample) > subsampleSize {
+	// Rank on a subsample of the mixes when there are many (positions in
+	// the class's mix list; nil: all).
+	var sample []int
+	if len(cl.mixes) > subsampleSize {
 		sample = make([]int, 0, subsampleSize)
 		step := float64(len(cl.mixes)) / subsampleSize
 		for i := 0; i < subsampleSize; i++ {
-			sample = append(sample, cl.mixes[int(float64(i)*step)])
+			sample = append(sample, int(float64(i)*step))
 		}
 	}
-	full := len(sample) == len(cl.mixes)
+	full := sample == nil
 	for _, cd := range one {
 		add(cd)
 		p.evaluateOn(c, cd, sample)
 		cd.done = full
 	}
-	if len(cl.mixes) > 0 {
+	if len(cl.mixes) > 0 && !cl.oneUop {
 		// Two uses: the best single groups, each with another group.
-		sort.SliceStable(one, func(i, j int) bool { return one[i].err < one[j].err })
+		slices.SortStableFunc(one, byErr)
 		top := one
 		if len(top) > 8 {
 			top = top[:8]
@@ -543,7 +618,7 @@ func (p *inferProblem) fitClass(c int) bool {
 				cd.done = false
 			}
 		}
-		sort.SliceStable(cands, func(i, j int) bool { return cands[i].err < cands[j].err })
+		slices.SortStableFunc(cands, byErr)
 		kept := cands[:0]
 		for i, cd := range cands {
 			if i < 24 || cd.isBase || cd.isCur {
@@ -588,14 +663,52 @@ func (p *inferProblem) fitClass(c int) bool {
 	}
 	if win.fresh > 0 {
 		for i := 0; i < win.fresh; i++ {
-			p.ports = append(p.ports, "P"+strconv.Itoa(len(p.ports)))
+			if p.abstract {
+				p.ports = append(p.ports, "P"+strconv.Itoa(len(p.ports)))
+			} else {
+				p.ports = append(p.ports, "new"+strconv.Itoa(len(p.ports)-p.basePorts))
+			}
 		}
 	}
 	uses := append([]maskUse(nil), win.uses...)
 	sortUses(uses)
 	changed := !equalUses(uses, cl.cur)
-	cl.cur = uses
+	p.setCur(c, uses)
 	return changed
+}
+
+// growBase adds, for a class whose base mapping needs uses of less than
+// a cycle to reach its measured throughput (the base has too few ports of
+// the kind: a newer core's fifth ALU or third load port), the base
+// mapping with one group grown: by the new ports another class already
+// grew it by (a group of the vocabulary that is the base group plus new
+// ports), or by one or two new ports.
+func (p *inferProblem) growBase(c int, vocab []uint64, addScaled func([]maskUse, bool, bool, int)) {
+	cl := p.classes[c]
+	s := p.scaleTo(cl.base, cl.tp)
+	if s == nil || !(&candidate{uses: s}).subCycle() {
+		return
+	}
+	var newPorts uint64
+	for i := p.basePorts; i < len(p.ports) && i < 64; i++ {
+		newPorts |= 1 << i
+	}
+	nports := len(p.ports)
+	for i, u := range cl.base {
+		grow := func(m uint64, fresh int) {
+			grown := append([]maskUse(nil), cl.base...)
+			grown[i].mask = m
+			addScaled(grown, false, false, fresh)
+		}
+		for _, g := range vocab {
+			if g != u.mask && g&u.mask == u.mask && (g&^u.mask)&^newPorts == 0 {
+				grow(g, 0)
+			}
+		}
+		for k := 1; k <= 2 && nports+k <= p.opt.MaxPorts; k++ {
+			grow(u.mask|((uint64(1)<<k)-1)<<nports, k)
+		}
+	}
 }
 
 // floorOnly reports whether a mapping's ports alone run faster than tp.
@@ -668,8 +781,12 @@ func (p *inferProblem) solve() {
 	}
 	for _, wideFirst := range tries {
 		p.ports = append([]string(nil), startPorts...)
-		for _, cl := range p.classes {
-			cl.cur = nil
+		p.memo = memo{}
+		for c := range p.classes {
+			p.setCur(c, nil)
+		}
+		if !p.opt.noMemo {
+			p.resetMemo()
 		}
 		p.descendFrom(orderBy(wideFirst), bucket)
 		st := &state{ports: append([]string(nil), p.ports...), err: p.totalError()}
@@ -681,18 +798,18 @@ func (p *inferProblem) solve() {
 		}
 	}
 	p.ports = best.ports
-	for i, cl := range p.classes {
-		cl.cur = best.cur[i]
+	for i := range p.classes {
+		p.setCur(i, best.cur[i])
 	}
 	// Classes without mixes: the base mapping scaled to the measured
 	// throughput, else the composition of their hints, else nothing.
-	for _, cl := range p.classes {
+	for c, cl := range p.classes {
 		if len(cl.mixes) > 0 {
 			continue
 		}
 		switch {
 		case cl.base != nil:
-			cl.cur = p.scaleTo(cl.base, cl.tp)
+			p.setCur(c, p.scaleTo(cl.base, cl.tp))
 			cl.why = "no port-conflict measurements: ports from the base model"
 		default:
 			for _, h := range cl.hints {
@@ -706,7 +823,7 @@ func (p *inferProblem) solve() {
 					uses = append(uses, p.classes[hc].cur...)
 				}
 				if ok {
-					cl.cur = p.scaleTo(uses, cl.tp)
+					p.setCur(c, p.scaleTo(uses, cl.tp))
 					cl.why = "no port-conflict measurements: ports of its register form plus a load or store"
 					break
 				}
@@ -718,20 +835,20 @@ func (p *inferProblem) solve() {
 	}
 	// Final errors.
 	for c, cl := range p.classes {
-		cd := &candidate{uses: cl.cur}
+		cl.err, cl.maxErr, cl.evaluated = 0, 0, 0
 		if cl.cur != nil {
-			p.evaluate(c, cd)
+			cl.err, cl.maxErr, cl.evaluated = p.curError(c)
 		}
-		cl.err, cl.maxErr, cl.evaluated = cd.err, cd.maxErr, cd.n
 	}
+	p.memo = memo{} // off
 }
 
 // descendFrom places every class in the given order, refits the worst
 // fits first, then runs full passes until nothing changes.
 func (p *inferProblem) descendFrom(order []int, bucket func(int) int) {
-	for _, cl := range p.classes {
+	for c, cl := range p.classes {
 		if cl.base != nil {
-			cl.cur = p.scaleTo(cl.base, cl.tp)
+			p.setCur(c, p.scaleTo(cl.base, cl.tp))
 		}
 	}
 	var core []int
@@ -768,7 +885,7 @@ func (p *inferProblem) descendFrom(order []int, bucket func(int) int) {
 func (p *inferProblem) totalError() float64 {
 	sum, n := 0.0, 0
 	for k := range p.mixes {
-		pred, ok := p.predict(k, -1, nil)
+		pred, ok := p.curPred(k)
 		if !ok {
 			continue
 		}
@@ -805,14 +922,14 @@ func (p *inferProblem) refine() {
 		if cl.cur == nil || len(cl.mixes) == 0 {
 			return 0
 		}
-		cd := &candidate{uses: cl.cur}
-		p.evaluate(c, cd)
-		return cd.err
+		err, _, _ := p.curError(c)
+		return err
 	}
 	for c := range p.classes {
 		errs[c] = errOf(c)
 	}
 	tried := make([]bool, len(p.classes))
+	visited := map[uint64]bool{p.state: true}
 	limit := p.opt.MaxPasses * len(p.classes)
 	for step := 0; step < limit; step++ {
 		worst, werr := -1, p.opt.Tolerance/2
@@ -828,6 +945,11 @@ func (p *inferProblem) refine() {
 			tried[worst] = true
 			continue
 		}
+		if visited[p.state] {
+			// Back where it was: the descent goes round in circles.
+			return
+		}
+		visited[p.state] = true
 		errs[worst] = errOf(worst)
 		tried[worst] = false
 		for _, n := range neighbours[worst] {

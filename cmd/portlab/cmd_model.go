@@ -376,6 +376,11 @@ func runModelBuild(args []string, stdout, stderr io.Writer) error {
 		r := modeldb.EvaluateMixMeasurements(m, rep.HeldOut, 0.10)
 		fmt.Fprint(w, "held-out mixes: ")
 		fmt.Fprint(w, r.Summary(*examples))
+		if n := len(rep.HeldOut) - len(rep.HeldOutExplainable); n > 0 && len(rep.HeldOutExplainable) > 0 {
+			r := modeldb.EvaluateMixMeasurements(m, rep.HeldOutExplainable, 0.10)
+			fmt.Fprintf(w, "held-out mixes without the %d that no port mapping explains (faster than a form alone or slower than the forms one after another): ", n)
+			fmt.Fprint(w, r.Summary(0))
+		}
 	}
 	if *fits != "" {
 		if err := writeFits(*fits, rep.Fits); err != nil {

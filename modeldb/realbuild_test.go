@@ -1,0 +1,189 @@
+package modeldb
+
+import (
+	"strings"
+	"testing"
+
+	"portlab/isa"
+	"portlab/results"
+)
+
+// fpPortKind says how a CPU's FP adder relates to its FP multiplier, by
+// the results' LLVM CPU name (cpu_name) and CPUID signature (host):
+//
+//   - "zen": AMD Zen, the adds on their own FP pipes and the multiplies and
+//     FMAs on two others (vaddpd and vmulpd on disjoint ports);
+//   - "golden-cove": Intel's Golden Cove and its successors (Alder Lake's
+//     P-cores to Granite Rapids), FMA and multiply on ports 0 and 1, the
+//     fast adder on ports 1 and 5: vaddpd shares part of vmulpd's ports
+//     (measured on a Granite Rapids-class guest: vfmadd231pd ymm with
+//     vmulpd ymm 1:1 takes 2.00x the disjoint-port time, with vaddpd ymm
+//     1.34x, the 4/3 of two ports out of three);
+//   - "" for other CPUs, whose relation the tests do not assume.
+func fpPortKind(cpuName, host string) string {
+	cpu := strings.ToLower(cpuName)
+	switch {
+	case strings.HasPrefix(cpu, "znver"), strings.HasPrefix(host, "AuthenticAMD"):
+		return "zen"
+	}
+	switch cpu {
+	case "alderlake", "raptorlake", "meteorlake", "sapphirerapids", "emeraldrapids", "graniterapids":
+		return "golden-cove"
+	}
+	return ""
+}
+
+// checkFPPorts asserts the FP trio's port relations for the CPU class:
+// vfmadd231pd ymm on exactly vmulpd ymm's ports on every CPU; vaddpd ymm
+// disjoint from vmulpd ymm on Zen; on Golden-Cove-class cores vaddpd ymm
+// sharing at most part of vmulpd ymm's ports (never the same set).
+func checkFPPorts(t *testing.T, m *Model, cpuName, host string) {
+	t.Helper()
+	add, mul, fma := portSet(t, m, "vaddpd ymm, ymm, ymm"), portSet(t, m, "vmulpd ymm, ymm, ymm"), portSet(t, m, "vfmadd231pd ymm, ymm, ymm")
+	if len(mul) == 0 || !sameSet(fma, mul) {
+		t.Errorf("vfmadd231pd ymm on %v, vmulpd ymm on %v: want the same ports", sortedKeys(fma), sortedKeys(mul))
+	}
+	switch kind := fpPortKind(cpuName, host); kind {
+	case "zen":
+		if len(add) == 0 || !disjoint(add, mul) {
+			t.Errorf("%s (%s): vaddpd ymm on %v, vmulpd ymm on %v: want disjoint ports", cpuName, kind, sortedKeys(add), sortedKeys(mul))
+		}
+	case "golden-cove":
+		if len(add) == 0 || sameSet(add, mul) {
+			t.Errorf("%s (%s): vaddpd ymm on %v, vmulpd ymm on %v: want at most part of the same ports", cpuName, kind, sortedKeys(add), sortedKeys(mul))
+		}
+	}
+}
+
+// TestModelBuildRealSubset builds a model from real results (a subset of a
+// sweep on a Granite Rapids-class guest, starting from the imported
+// sapphirerapids model as the embedded measured model was, 30 % of the
+// mixes held out) and checks the FP ports against what the host's mixes
+// show, imul against add, and the mixes held out of the fit.
+func TestModelBuildRealSubset(t *testing.T) {
+	bs, err := results.ReadFile("../testdata/models/real-graniterapids-subset.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpuName := ""
+	for _, b := range bs {
+		if b.CPUName != "" {
+			cpuName = b.CPUName
+			break
+		}
+	}
+	ms := CollectMeasurements(bs, CollectOptions{})
+	if len(ms.Hosts) != 1 || fpPortKind(cpuName, ms.Hosts[0]) != "golden-cove" || len(ms.Forms) != 29 || len(ms.Mixes) != 208 {
+		t.Fatalf("cpu %q, hosts %v, %d forms, %d mixes", cpuName, ms.Hosts, len(ms.Forms), len(ms.Mixes))
+	}
+	base, err := Embedded("llvm14-sapphirerapids.yml.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, rep, err := Build(ms, BuildOptions{Base: base, LLVMCPU: cpuName, HoldOut: 0.3, Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s", rep.Summary(5))
+	for _, f := range []string{"vaddpd ymm, ymm, ymm", "vmulpd ymm, ymm, ymm", "vfmadd231pd ymm, ymm, ymm", "add r64, r64", "imul r64, r64", "mov r64, m64", "mov m64, r64"} {
+		e, _ := m.Lookup(f)
+		t.Logf("%-28s %s", f, FormatPressure(e.PortPressure))
+	}
+	checkFPPorts(t, m, cpuName, ms.Hosts[0])
+	// The single-precision forms behave as the double ones.
+	if !sameSet(portSet(t, m, "vfmadd231ps ymm, ymm, ymm"), portSet(t, m, "vmulpd ymm, ymm, ymm")) {
+		t.Errorf("vfmadd231ps ymm on %v", sortedKeys(portSet(t, m, "vfmadd231ps ymm, ymm, ymm")))
+	}
+	// Integer: imul on one of the ALU ports add uses. (Loads are
+	// not checked: in this subset loads mixed with ALU or vector forms run
+	// at 4.8-5.5 uops a cycle, below the dispatch width, and the fit may
+	// explain that by loads sharing ALU ports; on the full sweep they get
+	// three ports of their own.)
+	alu := portSet(t, m, "add r64, r64")
+	e, _ := m.Lookup("imul r64, r64")
+	onOne := false
+	for _, u := range e.PortPressure {
+		if len(u.Ports) == 1 && alu[u.Ports[0]] {
+			onOne = true
+		}
+	}
+	if !onOne {
+		t.Errorf("imul r64 on %s, add r64 on %v: want a use of one of add's ports", FormatPressure(e.PortPressure), sortedKeys(alu))
+	}
+	// The mixes held out of the fit. Among the vector forms (FP and SIMD on
+	// registers) the ports explain the mixes: at least 90 % are predicted
+	// within 10 %. The integer and memory mixes of this host also show
+	// what no optimal port balancing reproduces (2 popcnt + 10 add r64
+	// take 3.59 cycles where any mapping consistent with add's own 4.7 per
+	// cycle allows at most 3.0: the allocator's port choice is not
+	// optimal), and 8 probes do not pin down every store port, so over all
+	// held-out mixes the bar is 80 %.
+	r := EvaluateMixMeasurements(m, rep.HeldOut, 0.10)
+	t.Logf("held out: %s", r.Summary(8))
+	var vec []*MixMeasurement
+	for _, mx := range rep.HeldOut {
+		if allVector(mx) {
+			vec = append(vec, mx)
+		}
+	}
+	rv := EvaluateMixMeasurements(m, vec, 0.10)
+	t.Logf("held out, vector forms only: %s", rv.Summary(3))
+	if rv.N < 8 || rv.Fraction() < 0.9 {
+		t.Errorf("%d of %d held-out mixes of vector forms predicted within 10%%, want 90%%", rv.Within, rv.N)
+	}
+	if r.N < 30 || r.Fraction() < 0.8 {
+		t.Errorf("%d of %d held-out mixes predicted within 10%%, want 80%%", r.Within, r.N)
+	}
+}
+
+// allVector reports whether every form of a mix works on vector
+// registers only (xmm, ymm, zmm and immediates).
+func allVector(mx *MixMeasurement) bool {
+	for _, pt := range mx.Parts {
+		f, ok := isa.Lookup(pt.Form)
+		if !ok {
+			return false
+		}
+		for _, op := range f.Operands {
+			k := string(op.Kind)
+			if !op.Kind.IsImmediate() && !strings.HasPrefix(k, "xmm") && !strings.HasPrefix(k, "ymm") && !strings.HasPrefix(k, "zmm") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// TestInferMemoChangesNothing builds the same models with the inference's
+// memo on and off: it may only save work.
+func TestInferMemoChangesNothing(t *testing.T) {
+	bs, err := results.ReadFile("../testdata/models/real-graniterapids-subset.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := CollectMeasurements(bs, CollectOptions{})
+	base, err := Embedded("llvm14-sapphirerapids.yml.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	synth := synthMeasurements(t, loadTruth(t), 0.03, 1)
+	for _, c := range []struct {
+		name string
+		ms   *Measurements
+		base *Model
+	}{{"real subset, base", real, base}, {"real subset, abstract", real, nil}, {"synthetic, abstract", synth, nil}} {
+		var out [2][]byte
+		for i, off := range []bool{false, true} {
+			m, _, err := Build(c.ms, BuildOptions{Base: c.base, HoldOut: 0.2, Now: fixedNow, Infer: InferOptions{noMemo: off}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out[i], err = m.Marshal(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if string(out[0]) != string(out[1]) {
+			t.Errorf("%s: the memo changed the model", c.name)
+		}
+	}
+}
