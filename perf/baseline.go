@@ -34,6 +34,13 @@ func LoadBaseline(sig string) *Baseline {
 	return b
 }
 
+// MinPlausibleTpCanary is the fastest the throughput canary (eight
+// independent adds) can run on any x86 core: no core renames more than
+// eight instructions a cycle. A smaller value is a measurement gone wrong
+// and must never become the baseline (it would mark every repetition
+// disturbed from then on).
+const MinPlausibleTpCanary = 0.125
+
 // Get returns the quiet throughput-canary value (0 if unknown).
 func (b *Baseline) Get() float64 {
 	if b == nil {
@@ -41,18 +48,21 @@ func (b *Baseline) Get() float64 {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.TpMin < MinPlausibleTpCanary {
+		return 0
+	}
 	return b.TpMin
 }
 
 // Observe records the median throughput canary of a run's clean
 // repetitions.
 func (b *Baseline) Observe(tp float64) {
-	if b == nil || tp <= 0 {
+	if b == nil || tp < MinPlausibleTpCanary {
 		return
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.TpMin == 0 || tp < b.TpMin {
+	if b.TpMin < MinPlausibleTpCanary || tp < b.TpMin {
 		b.TpMin = tp
 		b.dirty = true
 	}

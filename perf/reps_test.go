@@ -86,3 +86,26 @@ func TestMarkDisturbedBaseline(t *testing.T) {
 		t.Error("with the quiet baseline 0.2 a run at 0.24 is disturbed")
 	}
 }
+
+// An implausible canary value never becomes the baseline, and a stored
+// one is ignored.
+func TestBaselinePlausible(t *testing.T) {
+	b := &Baseline{}
+	b.Observe(0.05)
+	if b.Get() != 0 {
+		t.Errorf("baseline %v from an impossible canary", b.Get())
+	}
+	b.Observe(0.163)
+	b.Observe(0.06)
+	if b.Get() != 0.163 {
+		t.Errorf("baseline %v, want 0.163", b.Get())
+	}
+	b.TpMin = 0.0589 // a poisoned file
+	if b.Get() != 0 {
+		t.Error("a stored implausible baseline must be ignored")
+	}
+	b.Observe(0.17)
+	if b.Get() != 0.17 {
+		t.Errorf("a plausible observation replaces a poisoned baseline: %v", b.Get())
+	}
+}
