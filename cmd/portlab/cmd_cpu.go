@@ -29,12 +29,8 @@ func runCPU(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: portlab cpu [--json]")
 		fs.PrintDefaults()
 	}
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	info, err := hostcpu.Detect()
 	if err != nil {

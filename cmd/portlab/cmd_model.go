@@ -187,12 +187,8 @@ func runImportLLVM(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: portlab model import llvm --mcpu NAME [-o out.yml] [--forms GLOB]")
 		fs.PrintDefaults()
 	}
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	if *mcpu == "" {
 		return usageError{"--mcpu is required (an LLVM CPU name such as znver3, or host)"}
@@ -484,12 +480,8 @@ func runModelShow(args []string, stdout, stderr io.Writer) error {
 func runModelList(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("model list", stderr)
 	asJSON := fs.Bool("json", false, "print JSON")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	infos, err := modeldb.List()
 	if err != nil {
