@@ -86,3 +86,11 @@ func TestBenchUsageErrors(t *testing.T) {
 		t.Errorf("missing file: exit %d, %q", code, stderr.String())
 	}
 }
+
+// quick takes no arguments: a stray one is named, not ignored.
+func TestQuickRejectsArguments(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"quick", "extra"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), `unexpected argument "extra"`) {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}

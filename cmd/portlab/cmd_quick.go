@@ -18,7 +18,7 @@ func runQuick(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("quick", stderr)
 	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
 	out := fs.String("o", "", "also write the results (exegesis YAML) to this file")
-	if _, err := parseInterspersed(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	eng, info, err := measure.NewHostEngine(*cpu)
