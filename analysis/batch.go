@@ -11,12 +11,13 @@ import (
 // for every block, form lookups cached, no views. It is not safe for
 // concurrent use.
 type Batch struct {
-	b     *Builder
-	p     *pipeline.Pipeline
-	cfg   pipeline.Config
-	iters int
-	block []*pipeline.InstrDesc
-	descs []pipeline.InstrDesc
+	b      *Builder
+	p      *pipeline.Pipeline
+	cfg    pipeline.Config
+	iters  int
+	block  []*pipeline.InstrDesc
+	descs  []pipeline.InstrDesc
+	kernel Kernel // the block being predicted (reused)
 	// Notes say which numbers are defaults rather than the model's.
 	Notes []string
 }
@@ -60,12 +61,18 @@ func (bt *Batch) Builder() *Builder { return bt.b }
 
 // Predict simulates the instructions.
 func (bt *Batch) Predict(insts []*isa.Inst) (Prediction, error) {
-	bt.descs = bt.descs[:0]
+	k := &bt.kernel
+	k.Instrs, k.forwarded = k.Instrs[:0], false
 	for _, in := range insts {
 		x, err := bt.b.Instr(in)
 		if err != nil {
 			return Prediction{}, err
 		}
+		k.Instrs = append(k.Instrs, x)
+	}
+	bt.b.link(k)
+	bt.descs = bt.descs[:0]
+	for _, x := range k.Instrs {
 		bt.descs = append(bt.descs, x.Desc)
 	}
 	bt.block = bt.block[:0]

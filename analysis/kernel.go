@@ -22,6 +22,9 @@ type Kernel struct {
 	Instrs []*Instr
 	// Notes say where the analysis filled in what the model lacks.
 	Notes []string
+	// forwarded says that stores feed later loads of the same address
+	// through memory units (the model gives a forwarding latency).
+	forwarded bool
 }
 
 // Instr is one instruction of a kernel.
@@ -57,6 +60,9 @@ type Instr struct {
 
 // regName names register unit u as the instruction spells it.
 func (in *Instr) regName(u int) string {
+	if u >= unitMem && u < numUnits {
+		return "[" + memText(in) + "]"
+	}
 	for _, a := range in.Inst.Args {
 		if a.Type == isa.OpReg && regUnit(a.Reg) == u {
 			return a.Reg.Name()
@@ -154,6 +160,7 @@ func (b *Builder) Kernel(r *input.Region) (*Kernel, error) {
 		x.Text = b.text(in)
 		k.Instrs = append(k.Instrs, x)
 	}
+	b.link(k)
 	if b.builtinIdioms {
 		for _, x := range k.Instrs {
 			if x.Idiom != "" {
@@ -177,16 +184,22 @@ type formInfo struct {
 	entry    *modeldb.Entry
 	derived  string
 	uops     int
+	slots    int // dispatch and reorder-buffer slots: uops less a fused load
 	latency  int
 	uses     []pipeline.Use
 	pressure modeldb.PortPressure
 	rtp      float64
 	// writeLat and readAdv hold operand latencies by operand key ("0",
 	// "flags", "mem", "rax"); defaultAdv is the read-advance of register
-	// sources of a load-op form without operand latencies.
-	writeLat   map[string]int
-	readAdv    map[string]int
-	defaultAdv int
+	// sources of a load-op form without operand latencies; implicitAdv is
+	// the read-advance of implicit inputs (flags, rax) the model has no
+	// pair for: in a load-op form they are read with the register
+	// operands, after the load (adc r64, m64: flags in -> out is 1 cycle,
+	// not the 6 of the memory path).
+	writeLat    map[string]int
+	readAdv     map[string]int
+	defaultAdv  int
+	implicitAdv int
 
 	mayLoad, mayStore, sideEffects bool
 	loadBarrier, storeBarrier      bool
@@ -266,6 +279,20 @@ func (b *Builder) form(f *isa.Form, pos isa.Pos) (*formInfo, error) {
 			fi.mayLoad, fi.mayStore = true, true
 		}
 	}
+	// Memory uops dispatch fused with the operation they belong to: a
+	// load-op form takes one slot less, a store (address and data) one
+	// less, a read-modify-write two less.
+	fi.slots = fi.uops
+	if b.Model.MicroFusion && fi.uops >= 2 {
+		load, store := memoryAccess(f)
+		if load {
+			fi.slots--
+		}
+		if store {
+			fi.slots--
+		}
+		fi.slots = max(1, fi.slots)
+	}
 	fi.mayLoad = fi.mayLoad || e.HasFlag(modeldb.FlagMayLoad)
 	fi.mayStore = fi.mayStore || e.HasFlag(modeldb.FlagMayStore)
 	fi.sideEffects = f.Has(isa.AttrSerializing) || f.Has(isa.AttrSystem) || f.Has(isa.AttrPrivileged) || e.HasFlag(modeldb.FlagSerializing)
@@ -308,8 +335,30 @@ func (b *Builder) form(f *isa.Form, pos isa.Pos) (*formInfo, error) {
 	if len(e.Latencies) == 0 && fi.mayLoad && f.HasMemory() {
 		fi.defaultAdv = b.loadAdvance(f, fi.latency)
 	}
+	fi.implicitAdv = fi.defaultAdv
+	first := true
+	for i, op := range f.Operands {
+		if op.Kind.IsMemory() || op.Access&isa.Read == 0 {
+			continue
+		}
+		if a, ok := fi.readAdv[strconv.Itoa(i)]; ok && (first || a < fi.implicitAdv) {
+			fi.implicitAdv, first = a, false
+		}
+	}
 	b.cache[f] = fi
 	return fi, nil
+}
+
+// memoryAccess reports whether f reads and whether it writes an explicit
+// memory operand (an address computed by lea and the like is neither).
+func memoryAccess(f *isa.Form) (load, store bool) {
+	for _, op := range f.Operands {
+		if op.Kind.IsMemory() && op.Kind != isa.KindM {
+			load = load || op.Access&isa.Read != 0
+			store = store || op.Access&(isa.Write|isa.CondWrite) != 0
+		}
+	}
+	return load, store
 }
 
 var errNoCounterpart = fmt.Errorf("no register form to derive it from")
@@ -500,7 +549,7 @@ func (b *Builder) Instr(in *isa.Inst) (*Instr, error) {
 		MayLoad: fi.mayLoad, MayStore: fi.mayStore, SideEffects: fi.sideEffects,
 		Pressure: fi.pressure, Encoding: in.Bytes}
 	d := &x.Desc
-	d.Uops = fi.uops
+	d.Uops = fi.slots
 	d.Latency = fi.latency
 	d.Uses = fi.uses
 	d.MayLoad, d.MayStore = fi.mayLoad, fi.mayStore
@@ -551,7 +600,12 @@ func (b *Builder) Instr(in *isa.Inst) (*Instr, error) {
 			if acc&isa.CondWrite != 0 || (op.Masked && !in.Zeroing && in.Mask.Valid()) {
 				read = true // the old value is kept where nothing is written
 			}
-			if acc&(isa.Write|isa.CondWrite) != 0 && !read && a.Reg.WriteMerges(f.Encoding) {
+			// A legacy-SSE write leaves the upper lanes of its ymm/zmm
+			// register alone, but cores track clean upper halves apart:
+			// with PartialMerge (the hardware's behaviour) only narrow
+			// general-purpose writes wait for the old value.
+			merges := a.Reg.WriteMerges(f.Encoding) && (b.PartialWrites != PartialMerge || a.Reg.IsGPR())
+			if acc&(isa.Write|isa.CondWrite) != 0 && !read && merges {
 				// A partial write: it merges into the old value, or only
 				// completes after the older write, as the mode says.
 				switch b.PartialWrites {
@@ -588,11 +642,17 @@ func (b *Builder) Instr(in *isa.Inst) (*Instr, error) {
 	if in.Mask.Valid() {
 		addRead(regUnit(in.Mask), 0)
 	}
+	implicitAdv := func(key string) int {
+		if v, ok := fi.readAdv[key]; ok {
+			return v
+		}
+		return fi.implicitAdv
+	}
 	for _, r := range f.ImplicitReads {
-		addRead(regUnitByName(r), adv(r, false))
+		addRead(regUnitByName(r), implicitAdv(r))
 	}
 	if f.FlagsRead != 0 {
-		addRead(unitFlags, adv("flags", false))
+		addRead(unitFlags, implicitAdv("flags"))
 	}
 	for _, r := range f.ImplicitWrites {
 		addWrite(regUnitByName(r), wlat(r))

@@ -18,7 +18,8 @@ const (
 	unitMM    = 57 // 8 MMX registers
 	unitST    = 65 // 8 x87 registers
 	unitSeg   = 73 // 6 segment registers
-	numUnits  = 79
+	unitMem   = 79 // 16 memory locations a store forwards to a load (see forwardMemory)
+	numUnits  = 95
 )
 
 // regUnit returns r's register unit, or -1 for registers not tracked
@@ -85,8 +86,10 @@ func unitName(u int, vecWidth int) string {
 		return "mm" + strconv.Itoa(u-unitMM)
 	case u < unitSeg:
 		return "st(" + strconv.Itoa(u-unitST) + ")"
-	case u < numUnits:
+	case u < unitMem:
 		return [...]string{"es", "cs", "ss", "ds", "fs", "gs"}[u-unitSeg]
+	case u < numUnits:
+		return "memory " + strconv.Itoa(u-unitMem)
 	}
 	return "?"
 }

@@ -23,7 +23,8 @@ type Static struct {
 	// LP); Busiest lists the ports that carry it.
 	PortBound float64
 	Busiest   []string
-	// Uops per iteration and DispatchBound = Uops / dispatch width.
+	// Uops per iteration (dispatch slots: fused loads count once) and
+	// DispatchBound = Uops / dispatch width.
 	Uops          int
 	DispatchWidth int
 	DispatchBound float64
@@ -131,65 +132,22 @@ func (k *Kernel) Dependencies() []depEdge {
 			edges = append(edges, depEdge{From: i, To: j, Dist: dist, Weight: w, Via: k.Instrs[i].regName(r.Reg)})
 		}
 	}
-	// Memory: a store then a load of the same address.
+	// Memory: a store then a load of the same address (unless the
+	// builder made it a register dependency through a memory unit).
+	if k.forwarded {
+		return edges
+	}
 	fwd := k.Model.StoreToLoadForwardLatency
-	writes := func(i, u int) bool {
-		for _, w := range k.Instrs[i].Desc.Writes {
-			if w.Reg == u {
-				return true
-			}
-		}
-		return false
-	}
-	addrRegsWritten := func(x *Instr, lo, hi int) bool {
-		for _, a := range x.Inst.Args {
-			if a.Type != isa.OpMem {
-				continue
-			}
-			for _, r := range []int{regUnit(a.Mem.Base), regUnit(a.Mem.Index)} {
-				if r < 0 {
-					continue
-				}
-				for i := lo; i < hi; i++ {
-					if writes(i, r) {
-						return true
-					}
-				}
-			}
-		}
-		return false
-	}
 	for j, ld := range k.Instrs {
-		if !ld.MayLoad || ld.memKey == "" {
+		i, dist, ok := k.forwardingStore(j)
+		if !ok {
 			continue
 		}
 		extra := 0.0
 		if fwd > 0 {
 			extra = math.Max(0, fwd-float64(ld.Latency))
 		}
-		// The nearest earlier store to the same address, this iteration or the last.
-		for step := 1; step <= n; step++ {
-			i := ((j-step)%n + n) % n
-			st := k.Instrs[i]
-			if !st.MayStore || st.memKey != ld.memKey {
-				continue
-			}
-			dist := 0
-			if i >= j {
-				dist = 1
-			}
-			// The address registers must hold the same values.
-			changed := false
-			if dist == 0 {
-				changed = addrRegsWritten(ld, i, j)
-			} else {
-				changed = addrRegsWritten(ld, 0, n)
-			}
-			if !changed {
-				edges = append(edges, depEdge{From: i, To: j, Dist: dist, Weight: float64(st.Latency) + extra, Via: "[" + memText(ld) + "]"})
-			}
-			break
-		}
+		edges = append(edges, depEdge{From: i, To: j, Dist: dist, Weight: float64(k.Instrs[i].Latency) + extra, Via: "[" + memText(ld) + "]"})
 	}
 	return edges
 }
@@ -226,7 +184,7 @@ func (k *Kernel) Analyze(dispatchWidth int) (*Static, error) {
 	var uses []modeldb.PortUse
 	for _, x := range k.Instrs {
 		uses = append(uses, x.Pressure...)
-		s.Uops += x.Uops
+		s.Uops += x.Desc.Uops
 	}
 	bal, err := modeldb.Balance(k.Ports, uses)
 	if err != nil {

@@ -374,6 +374,9 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 	}
 	rep.Ports = append([]string(nil), m.Ports...)
 	rep.DispatchWidth = p.width
+	// Every x86 core since Core 2 and K8 dispatches a load-op form as one
+	// slot (micro-fusion, macro-ops).
+	m.MicroFusion = true
 	if m.DispatchWidth == 0 && p.width > 0 && p.width == math.Trunc(p.width) {
 		m.DispatchWidth = int(p.width)
 	}
@@ -524,6 +527,14 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 	}
 	if c, ok := classOf[storeForms["gpr"]]; ok && p.classes[c].cur != nil {
 		m.StorePorts = p.pressureOf(p.classes[c].cur)
+	}
+	// The store's latency was measured as a round trip: the store, then a
+	// reload of its address into the stored register, chained; the value
+	// is per instruction, the round trip is the pair.
+	if fm, ok := ms.Forms[storeForms["gpr"]]; ok {
+		if l := fm.Latencies["1->mem"]; l > 0 {
+			m.StoreToLoadForwardLatency = round5(2 * l)
+		}
 	}
 	m.SortForms()
 	m.Reindex()

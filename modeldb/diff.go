@@ -71,6 +71,7 @@ func Diff(a, b *Model, opt DiffOptions) *ModelDiff {
 	}
 	str("ports", strings.Join(a.Ports, " "), strings.Join(b.Ports, " "), &d.Header)
 	num("dispatched_uops_per_cycle", float64(a.DispatchWidth), float64(b.DispatchWidth), &d.Header)
+	str("micro_fusion", fmt.Sprint(a.MicroFusion), fmt.Sprint(b.MicroFusion), &d.Header)
 	num("ROB_size", float64(a.ROBSize), float64(b.ROBSize), &d.Header)
 	num("scheduler_size", float64(a.SchedulerSize), float64(b.SchedulerSize), &d.Header)
 	str("load_throughput_default", FormatPressure(a.LoadPorts), FormatPressure(b.LoadPorts), &d.Header)

@@ -508,6 +508,8 @@ func (p *parser) model(root *yaml.Node) *yaml.Node {
 			m.StoreToLoadForwardLatency = p.num(v, k)
 		case "hidden_loads":
 			m.HiddenLoads = p.boolean(v, k)
+		case "micro_fusion":
+			m.MicroFusion = p.boolean(v, k)
 		case "ports":
 			if v.Kind != yaml.SequenceNode {
 				p.errorf(v, "ports: want a list of port names")
@@ -1019,6 +1021,9 @@ func (m *Model) MarshalWith(opt MarshalOptions) ([]byte, error) {
 	}
 	if m.StoreToLoadForwardLatency != 0 {
 		add("store_to_load_forward_latency", numNode(m.StoreToLoadForwardLatency))
+	}
+	if m.MicroFusion {
+		add("micro_fusion", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
 	}
 	var extra []string
 	for k := range m.Extra {

@@ -16,6 +16,8 @@ dispatched_uops_per_cycle: 6
 load_latency: {gpr: 4, ymm: 7}
 load_throughput_default: [[1, '23']]
 store_throughput_default: [[1, '4'], [1, '23']]
+store_to_load_forward_latency: 1
+micro_fusion: true
 ports: ['0', '1', '2', '3', '4', '5']
 instruction_forms:
   - form: vaddpd ymm, ymm, ymm
@@ -78,6 +80,19 @@ func TestParseSmall(t *testing.T) {
 	}
 	if m.LoadLatency["ymm"] != 7 {
 		t.Errorf("load latency %v", m.LoadLatency)
+	}
+	if !m.MicroFusion || m.StoreToLoadForwardLatency != 1 {
+		t.Errorf("micro_fusion %v, store_to_load_forward_latency %v", m.MicroFusion, m.StoreToLoadForwardLatency)
+	}
+	data, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m2 := mustParse(t, string(data)); !m2.MicroFusion {
+		t.Errorf("micro_fusion lost on a round trip:\n%s", data)
+	}
+	if d := Diff(m, mustParse(t, strings.Replace(smallModel, "micro_fusion: true\n", "", 1)), DiffOptions{}); len(d.Header) != 1 || d.Header[0].Field != "micro_fusion" {
+		t.Errorf("diff of micro_fusion: %+v", d.Header)
 	}
 	if x, _ := m.Lookup("xor r64, r64"); !x.HasFlag(FlagZeroIdiom) {
 		t.Error("zero-idiom flag lost")

@@ -46,6 +46,12 @@ type Model struct {
 	LoadPorts                 PortPressure `yaml:"load_throughput_default,omitempty"`
 	StorePorts                PortPressure `yaml:"store_throughput_default,omitempty"`
 	StoreToLoadForwardLatency float64      `yaml:"store_to_load_forward_latency,omitempty"`
+	// MicroFusion says that a memory operand's load, and a store's
+	// address and data, dispatch fused with the operation they belong to
+	// (Intel micro-fusion, AMD macro-ops): they take no dispatch or
+	// reorder-buffer slot of their own. Uops still counts them, as
+	// llvm-mca's models do.
+	MicroFusion bool `yaml:"micro_fusion,omitempty"`
 
 	Ports           []string `yaml:"ports"`
 	PortModelScheme string   `yaml:"port_model_scheme,omitempty"`

@@ -90,6 +90,11 @@ func TestModelBuildRealSubset(t *testing.T) {
 		t.Logf("%-28s %s", f, FormatPressure(e.PortPressure))
 	}
 	checkFPPorts(t, m, cpuName, ms.Hosts[0])
+	// Header facts of a measured model: fused memory uops, and the store
+	// round trip (this core renames memory: about one cycle).
+	if !m.MicroFusion || m.StoreToLoadForwardLatency < 0.5 || m.StoreToLoadForwardLatency > 1.5 {
+		t.Errorf("micro_fusion %v, store_to_load_forward_latency %v (the subset measured a 1-cycle round trip)", m.MicroFusion, m.StoreToLoadForwardLatency)
+	}
 	// The single-precision forms behave as the double ones.
 	if !sameSet(portSet(t, m, "vfmadd231ps ymm, ymm, ymm"), portSet(t, m, "vmulpd ymm, ymm, ymm")) {
 		t.Errorf("vfmadd231ps ymm on %v", sortedKeys(portSet(t, m, "vfmadd231ps ymm, ymm, ymm")))

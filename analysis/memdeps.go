@@ -1,0 +1,176 @@
+package analysis
+
+import (
+	"slices"
+
+	"portlab/analysis/pipeline"
+	"portlab/isa"
+)
+
+// Memory dependencies: a load of the address a store just wrote gets its
+// value from the store (store-to-load forwarding, or memory renaming on
+// cores that track a stack slot like a register).
+
+// link adds what depends on the whole block to its instructions: stores
+// feeding loads, folded values read as data.
+func (b *Builder) link(k *Kernel) {
+	b.forwardMemory(k)
+	if !b.builtinIdioms {
+		k.materialiseFolded()
+	}
+}
+
+// forwardingStore returns the store a load at j reads from: the nearest
+// earlier store, in this iteration (dist 0) or the previous one (dist 1),
+// to the same address expression, when the address registers do not
+// change in between. Stores to another expression are assumed not to
+// alias (llvm-mca's --noalias default).
+func (k *Kernel) forwardingStore(j int) (i, dist int, ok bool) {
+	n := len(k.Instrs)
+	ld := k.Instrs[j]
+	if !ld.MayLoad || ld.memKey == "" {
+		return 0, 0, false
+	}
+	for step := 1; step <= n; step++ {
+		i := ((j-step)%n + n) % n
+		st := k.Instrs[i]
+		if !st.MayStore || st.memKey != ld.memKey {
+			continue
+		}
+		dist := 0
+		if i >= j {
+			dist = 1
+		}
+		var changed bool
+		if dist == 0 {
+			changed = k.addressWritten(ld, i, j)
+		} else {
+			changed = k.addressWritten(ld, 0, n)
+		}
+		return i, dist, !changed
+	}
+	return 0, 0, false
+}
+
+// addressWritten reports whether an instruction in [lo, hi) writes one of
+// x's address registers.
+func (k *Kernel) addressWritten(x *Instr, lo, hi int) bool {
+	for _, u := range addressUnits(x) {
+		for i := lo; i < hi; i++ {
+			if writesUnit(&k.Instrs[i].Desc, u) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// addressUnits lists the register units x's memory operand reads.
+func addressUnits(x *Instr) []int {
+	var out []int
+	for _, a := range x.Inst.Args {
+		if a.Type != isa.OpMem {
+			continue
+		}
+		for _, r := range []int{regUnit(a.Mem.Base), regUnit(a.Mem.Index)} {
+			if r >= 0 {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// forwardMemory turns each store-then-load pair of one address into a
+// register dependency through a memory unit, when the model gives the
+// core's store-to-load round trip (store_to_load_forward_latency: a store
+// and the reload of its value, chained, per link). The store writes the
+// unit when it issues; the load's results are ready the round trip less
+// one cycle (the store's part) after that, plus whatever its operation
+// adds to the loaded value. On a core that renames memory the round trip
+// is one cycle and the reload costs nothing, as measured. Models without
+// the figure (llvm-mca's) keep llvm-mca's behaviour: loads do not wait
+// for stores' data.
+func (b *Builder) forwardMemory(k *Kernel) {
+	fwd := b.Model.StoreToLoadForwardLatency
+	if fwd <= 0 {
+		return
+	}
+	through := max(0, roundCycles(fwd)-1)
+	slots := map[string]int{}
+	for j, ld := range k.Instrs {
+		if ld.MayStore { // read-modify-write: its own store follows the load
+			continue
+		}
+		i, _, ok := k.forwardingStore(j)
+		if !ok {
+			continue
+		}
+		slot, ok := slots[ld.memKey]
+		if !ok {
+			if len(slots) == numUnits-unitMem {
+				continue
+			}
+			slot = len(slots)
+			slots[ld.memKey] = slot
+		}
+		u := unitMem + slot
+		st := &k.Instrs[i].Desc
+		if !writesUnit(st, u) {
+			st.Writes = append(st.Writes, pipeline.Write{Reg: u})
+		}
+		// The loaded part of each result's latency becomes the forwarding.
+		loadPart := b.loadAdvance(ld.Form, ld.Latency)
+		for w := range ld.Desc.Writes {
+			ld.Desc.Writes[w].Latency = max(0, ld.Desc.Writes[w].Latency-loadPart) + through
+		}
+		ld.Desc.Reads = append(ld.Desc.Reads, pipeline.Read{Reg: u})
+		k.forwarded = true
+	}
+}
+
+func writesUnit(d *pipeline.InstrDesc, u int) bool {
+	for _, w := range d.Writes {
+		if w.Reg == u {
+			return true
+		}
+	}
+	return false
+}
+
+// materialiseFolded makes a value that renaming computed (a chain of
+// add r, imm or inc whose measured latency rounds to 0: the core folds
+// the immediates at rename) cost a cycle where an execution unit reads it
+// as data: a store's data, an ALU operand. Other folded operations and
+// address generation take the folded value as it is (measured: add rax, 8
+// feeding [rdx+rax] runs at load throughput).
+func (k *Kernel) materialiseFolded() {
+	n := len(k.Instrs)
+	folded := func(x *Instr) bool {
+		return x.Latency == 0 && x.Idiom == "" && len(x.Desc.Writes) > 0 && !x.Desc.MayLoad
+	}
+	lastWriter := func(u, before int) int {
+		for step := 1; step <= n; step++ {
+			i := ((before-step)%n + n) % n
+			if writesUnit(&k.Instrs[i].Desc, u) {
+				return i
+			}
+		}
+		return -1
+	}
+	for j, x := range k.Instrs {
+		if folded(x) || x.Desc.IndependentReads || x.Idiom != "" {
+			continue
+		}
+		addr := addressUnits(x)
+		for r := range x.Desc.Reads {
+			rd := &x.Desc.Reads[r]
+			if rd.Reg < 0 || rd.Reg >= unitMem || slices.Contains(addr, rd.Reg) {
+				continue
+			}
+			if i := lastWriter(rd.Reg, j); i >= 0 && folded(k.Instrs[i]) {
+				rd.Advance = min(rd.Advance, -1)
+			}
+		}
+	}
+}
