@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strings"
 
 	"portlab/results"
 )
@@ -16,6 +17,33 @@ type Agreement struct {
 	FormsCompared    int
 	FormsWithin      int // forms all of whose benchmarks agree
 	Worst            []Difference
+	// Disagreeing counts the benchmarks outside the tolerance by kind of
+	// form (FormGroup), so a report says where the noise is.
+	Disagreeing map[string]int
+}
+
+// FormGroup sorts a form into the groups a repeatability report breaks
+// down by: non-temporal stores, broadcasts, memory destinations, memory
+// sources, zmm, and the rest (register forms).
+func FormGroup(form string) string {
+	for strings.HasPrefix(form, "{") { // encoding prefixes: {evex}, {vex}
+		_, form, _ = strings.Cut(form, " ")
+	}
+	mnemonic, ops, _ := strings.Cut(form, " ")
+	dst, _, _ := strings.Cut(ops, ",")
+	switch {
+	case strings.Contains(mnemonic, "movnt"):
+		return "non-temporal store"
+	case strings.Contains(ops, "bcst"):
+		return "broadcast"
+	case strings.HasPrefix(strings.TrimSpace(dst), "m"):
+		return "memory destination"
+	case strings.Contains(ops, " m") || strings.HasPrefix(ops, "m"):
+		return "memory source"
+	case strings.Contains(ops, "zmm"):
+		return "zmm register"
+	}
+	return "register"
 }
 
 // Difference is one benchmark's values in the two sweeps.
@@ -27,8 +55,8 @@ type Difference struct {
 // Compare matches results by content ID and reports how many agree within
 // tol (relative to the smaller value; values under 0.05 cycles are compared
 // absolutely, to 0.005 cycles).
-func Compare(a, b []*results.Benchmark, tol float64) Agreement {
-	ag := Agreement{Tolerance: tol}
+func Compare(a, b []*results.Benchmark, tol float64, worst int) Agreement {
+	ag := Agreement{Tolerance: tol, Disagreeing: map[string]int{}}
 	index := map[string]*results.Benchmark{}
 	for _, r := range b {
 		if r.Portlab != nil && r.Error == "" && len(r.Measurements) > 0 {
@@ -57,6 +85,7 @@ func Compare(a, b []*results.Benchmark, tol float64) Agreement {
 			ag.Within++
 		} else {
 			formOK[f] = false
+			ag.Disagreeing[FormGroup(f)]++
 		}
 		diffs = append(diffs, Difference{ID: r.Portlab.ID, Form: f, Kind: r.Portlab.Kind, Operands: r.Portlab.Operands, A: x, B: y, Rel: rel})
 	}
@@ -67,8 +96,8 @@ func Compare(a, b []*results.Benchmark, tol float64) Agreement {
 		}
 	}
 	sort.Slice(diffs, func(i, j int) bool { return diffs[i].Rel > diffs[j].Rel })
-	if len(diffs) > 20 {
-		diffs = diffs[:20]
+	if len(diffs) > worst {
+		diffs = diffs[:worst]
 	}
 	ag.Worst = diffs
 	return ag
@@ -85,6 +114,25 @@ func WriteAgreement(w io.Writer, ag Agreement) {
 	fmt.Fprintf(w, "%d of %d forms (%.2f%%) agree within %.1f%% on every benchmark; %d of %d benchmarks (%.2f%%)\n",
 		ag.FormsWithin, ag.FormsCompared, pct(ag.FormsWithin, ag.FormsCompared), 100*ag.Tolerance,
 		ag.Within, ag.Compared, pct(ag.Within, ag.Compared))
+	if len(ag.Disagreeing) > 0 {
+		groups := make([]string, 0, len(ag.Disagreeing))
+		for g := range ag.Disagreeing {
+			groups = append(groups, g)
+		}
+		sort.Slice(groups, func(i, j int) bool {
+			gi, gj := ag.Disagreeing[groups[i]], ag.Disagreeing[groups[j]]
+			return gi > gj || gi == gj && groups[i] < groups[j]
+		})
+		fmt.Fprint(w, "benchmarks outside the tolerance:")
+		for i, g := range groups {
+			sep := ","
+			if i == 0 {
+				sep = ""
+			}
+			fmt.Fprintf(w, "%s %d %s", sep, ag.Disagreeing[g], g)
+		}
+		fmt.Fprintln(w)
+	}
 	if len(ag.Worst) > 0 && ag.Worst[0].Rel > ag.Tolerance {
 		fmt.Fprintln(w, "largest differences:")
 		for _, d := range ag.Worst {

@@ -192,12 +192,13 @@ func nodeList(nodes []string) string {
 func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench compare", stderr)
 	tol := fs.Float64("tolerance", 0.01, "relative difference counted as agreement")
+	worst := fs.Int("worst", 20, "list this many of the largest differences")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(files) != 2 {
-		return usageError{"usage: portlab bench compare [--tolerance 0.01] A.yaml B.yaml"}
+		return usageError{"usage: portlab bench compare [--tolerance 0.01] [--worst 20] A.yaml B.yaml"}
 	}
 	a, err := results.ReadFile(files[0])
 	if err != nil {
@@ -207,6 +208,6 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sweep.WriteAgreement(stdout, sweep.Compare(a, b, *tol))
+	sweep.WriteAgreement(stdout, sweep.Compare(a, b, *tol, *worst))
 	return nil
 }

@@ -1,0 +1,61 @@
+package sweep
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"portlab/results"
+)
+
+func TestFormGroup(t *testing.T) {
+	for form, want := range map[string]string{
+		"vmovntdq m256, ymm":                "non-temporal store",
+		"vfmadd231ps zmm, zmm, m32bcst":     "broadcast",
+		"shl m16, imm8":                     "memory destination",
+		"blsr r32, m32":                     "memory source",
+		"vaddpd zmm {k}, zmm, zmm":          "zmm register",
+		"add r64, r64":                      "register",
+		"nop":                               "register",
+		"vpmaddwd ymm, ymm, m256":           "memory source",
+		"mov m64, r64":                      "memory destination",
+		"vmovdqu64 zmm {k}{z}, m512":        "memory source",
+		"vcvtps2ph m128 {k}, ymm, imm8":     "memory destination",
+		"vfmadd231pd ymm, ymm, ymm":         "register",
+		"{evex} vmovntdq m128, xmm":         "non-temporal store",
+		"vpsubq xmm {k}, xmm, m64bcst":      "broadcast",
+		"movntps m128, xmm":                 "non-temporal store",
+		"vpermd zmm, zmm, zmm":              "zmm register",
+		"cmpxchg m64, r64":                  "memory destination",
+		"vpbroadcastd zmm, r32":             "zmm register",
+		"vextracti32x8 m256 {k}, zmm, imm8": "memory destination",
+	} {
+		if got := FormGroup(form); got != want {
+			t.Errorf("FormGroup(%q) = %q, want %q", form, got, want)
+		}
+	}
+}
+
+func TestCompareGroupsAndWorst(t *testing.T) {
+	mk := func(id, form string, v float64) *results.Benchmark {
+		return &results.Benchmark{Measurements: []results.Measurement{{Key: "inverse_throughput", Value: v}},
+			Portlab: &results.Extra{ID: id, Form: form, Kind: "throughput", Median: v}}
+	}
+	a := []*results.Benchmark{mk("1", "add r64, r64", 0.25), mk("2", "vmovntdq m256, ymm", 40), mk("3", "blsr r32, m32", 0.37), mk("4", "imul r64, r64", 1)}
+	b := []*results.Benchmark{mk("1", "add r64, r64", 0.2501), mk("2", "vmovntdq m256, ymm", 55), mk("3", "blsr r32, m32", 0.44), mk("4", "imul r64, r64", 1)}
+	ag := Compare(a, b, 0.01, 1)
+	if ag.Compared != 4 || ag.Within != 2 || ag.FormsWithin != 2 {
+		t.Fatalf("compared %d within %d forms within %d, want 4, 2, 2", ag.Compared, ag.Within, ag.FormsWithin)
+	}
+	if len(ag.Worst) != 1 || ag.Worst[0].Form != "vmovntdq m256, ymm" {
+		t.Fatalf("worst = %+v, want only the non-temporal store", ag.Worst)
+	}
+	if ag.Disagreeing["non-temporal store"] != 1 || ag.Disagreeing["memory source"] != 1 || len(ag.Disagreeing) != 2 {
+		t.Fatalf("disagreeing by group = %v", ag.Disagreeing)
+	}
+	var out bytes.Buffer
+	WriteAgreement(&out, ag)
+	if !strings.Contains(out.String(), "benchmarks outside the tolerance: 1 memory source, 1 non-temporal store") {
+		t.Errorf("report lacks the breakdown:\n%s", out.String())
+	}
+}
