@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"portlab/isa"
 	"portlab/results"
 )
 
@@ -57,5 +58,31 @@ func TestCompareGroupsAndWorst(t *testing.T) {
 	WriteAgreement(&out, ag)
 	if !strings.Contains(out.String(), "benchmarks outside the tolerance: 1 memory source, 1 non-temporal store") {
 		t.Errorf("report lacks the breakdown:\n%s", out.String())
+	}
+}
+
+func TestProbeVariant(t *testing.T) {
+	for _, c := range []struct{ form, probe, want string }{
+		{"addps xmm, m128", "vaddpd ymm, ymm, ymm", "addpd xmm, xmm"},
+		{"psadbw xmm, xmm", "vpshufb ymm, ymm, ymm", "pshufb xmm, xmm"},
+		{"psadbw xmm, xmm", "vpermd ymm, ymm, ymm", ""}, // no legacy counterpart: not mixed
+		{"psadbw xmm, xmm", "add r64, r64", "add r64, r64"},
+		{"vfmadd231pd zmm, zmm, zmm", "vmulpd ymm, ymm, ymm", "vmulpd zmm, zmm, zmm"},
+		{"vpaddd zmm {k}, zmm, m512", "vpaddd ymm, ymm, ymm", "vpaddd zmm, zmm, zmm"},
+		{"vaddps xmm, xmm, xmm", "vaddpd ymm, ymm, ymm", "vaddpd ymm, ymm, ymm"},
+		{"mov r64, m64", "vdivpd ymm, ymm, ymm", "vdivpd ymm, ymm, ymm"},
+	} {
+		f, ok1 := isa.Lookup(c.form)
+		p, ok2 := isa.Lookup(c.probe)
+		if !ok1 || !ok2 {
+			t.Fatalf("%q or %q not in the catalog", c.form, c.probe)
+		}
+		got := ""
+		if v := ProbeVariant(f, p); v != nil {
+			got = v.Name()
+		}
+		if got != c.want {
+			t.Errorf("ProbeVariant(%q, %q) = %q, want %q", c.form, c.probe, got, c.want)
+		}
 	}
 }

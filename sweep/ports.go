@@ -1,6 +1,9 @@
 package sweep
 
 import (
+	"slices"
+	"strings"
+
 	"portlab/gen"
 	"portlab/isa"
 	"portlab/measure"
@@ -22,6 +25,16 @@ func runPorts(eng *measure.Engine, o Options, forms []*isa.Form, tp map[string]f
 			continue
 		}
 		probes = append(probes, p)
+	}
+	// The probes' legacy-SSE and zmm variants, for forms of those kinds.
+	base := probes
+	for _, f := range forms {
+		for _, p := range base {
+			if v := ProbeVariant(f, p); v != nil && v != p && !slices.Contains(probes, v) &&
+				(o.Has == nil || v.Supported(o.Has)) && gen.Unmeasurable(v) == "" {
+				probes = append(probes, v)
+			}
+		}
 	}
 	// Probe throughputs not known yet.
 	var need []*gen.Bench
@@ -66,8 +79,8 @@ func runPorts(eng *measure.Engine, o Options, forms []*isa.Form, tp map[string]f
 		if !ok || gen.Unmeasurable(f) != "" {
 			continue
 		}
-		for _, p := range probes {
-			if p.Name() == f.Name() {
+		for _, p := range base {
+			if p = ProbeVariant(f, p); p == nil || p.Name() == f.Name() || !slices.Contains(probes, p) {
 				continue
 			}
 			a, b := gen.MixCounts(tf, tp[p.Name()])
@@ -110,4 +123,41 @@ func MixPrediction(r *results.Benchmark, tp map[string]float64) (disjoint, share
 		}
 	}
 	return disjoint, shared
+}
+
+// ProbeVariant returns the probe to mix form f with: a VEX ymm probe
+// becomes its legacy-SSE xmm counterpart for a legacy-SSE vector form
+// (mixed with ymm code such a form pays SSE/AVX transitions, which say
+// nothing about ports; nil when the probe has no legacy counterpart), and
+// its zmm counterpart for a form with zmm operands (512-bit uops fuse or
+// shut down vector ports that 256-bit probes would see free). Other probes
+// and forms keep the probe.
+func ProbeVariant(f, p *isa.Form) *isa.Form {
+	name := p.Name()
+	if p.Encoding != isa.VEX || !strings.Contains(name, "ymm") {
+		return p
+	}
+	legacySSE, wide := false, false
+	for _, op := range f.Operands {
+		switch op.Kind {
+		case isa.KindXMM:
+			legacySSE = legacySSE || f.Encoding == isa.Legacy
+		case isa.KindZMM, isa.KindM512:
+			wide = true
+		}
+	}
+	switch {
+	case legacySSE:
+		mnemonic, _, _ := strings.Cut(name, " ")
+		v, ok := isa.Lookup(strings.TrimPrefix(mnemonic, "v") + " xmm, xmm")
+		if !ok || v.Encoding != isa.Legacy {
+			return nil
+		}
+		return v
+	case wide:
+		if v, ok := isa.Lookup(strings.ReplaceAll(name, "ymm", "zmm")); ok {
+			return v
+		}
+	}
+	return p
 }
