@@ -4,6 +4,7 @@ package isa
 
 import (
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -19,14 +20,32 @@ type csvForm struct {
 	size     uint16 // operand size in bits, 0 when the table gives none
 }
 
-// catalog is built once, on first use.
+// The catalog is built one mnemonic at a time, on first use: parsing a
+// small file needs the forms of a handful of mnemonics (well under a
+// millisecond), while building all of them takes some 15 ms. All, Match
+// and Stats build every mnemonic.
 var catalog struct {
-	once    sync.Once
-	all     []*Form            // sorted by name
-	byName  map[string]*Form   // canonical name -> form
-	byMnem  map[string][]*Form // mnemonic -> forms, sorted by name
-	aliases map[string]string  // alternative mnemonic -> catalog mnemonic
+	indexOnce sync.Once
+	mnems     map[string]*mnemonicEntry // every mnemonic; read-only once made
+
+	allOnce sync.Once
+	all     []*Form // sorted by name
 	stats   CatalogStats
+}
+
+// mnemonicEntry is one mnemonic of the catalog: where its forms come from,
+// and the forms, built on first use (formsOf).
+type mnemonicEntry struct {
+	mnemonic string
+	rows     []csvForm     // its rows of the x86 table
+	extra    []*Form       // forms added in code (extraForms)
+	evex     []*evexFamily // EVEX families listing it, in table order
+
+	once     sync.Once
+	forms    []*Form // sorted by name
+	byName   map[string]*Form
+	evexN    int // EVEX forms generated
+	evexDups int // generated EVEX forms dropped (their name was taken)
 }
 
 // CatalogStats counts what went into the catalog.
@@ -41,7 +60,7 @@ type CatalogStats struct {
 
 // Stats reports how the catalog was assembled.
 func Stats() CatalogStats {
-	buildCatalog()
+	buildAll()
 	s := catalog.stats
 	s.ByEncoding = map[Encoding]int{}
 	for e, n := range catalog.stats.ByEncoding {
@@ -53,7 +72,7 @@ func Stats() CatalogStats {
 // All returns every form in the catalog, sorted by name. The slice is shared:
 // callers must not modify it or the forms.
 func All() []*Form {
-	buildCatalog()
+	buildAll()
 	return catalog.all
 }
 
@@ -62,15 +81,18 @@ func All() []*Form {
 // masks, and alternative mnemonics the x86 table lists ("cmovc" for "cmovb",
 // "sal" for "shl").
 func Lookup(name string) (*Form, bool) {
-	buildCatalog()
 	n := NormalizeName(name)
-	if f, ok := catalog.byName[n]; ok {
-		return f, true
-	}
 	prefix, mn, rest := splitFormName(n)
-	if c, ok := catalog.aliases[mn]; ok {
-		f, ok := catalog.byName[prefix+c+rest]
-		return f, ok
+	if e := formsOf(mn); e != nil {
+		if f, ok := e.byName[n]; ok {
+			return f, true
+		}
+	}
+	if c, ok := csvAliases[mn]; ok {
+		if e := formsOf(c); e != nil {
+			f, ok := e.byName[prefix+c+rest]
+			return f, ok
+		}
 	}
 	return nil, false
 }
@@ -78,15 +100,17 @@ func Lookup(name string) (*Form, bool) {
 // ByMnemonic returns the forms of a mnemonic (Intel spelling, any case; an
 // alternative mnemonic such as "jz" gives the forms of "je"), sorted by name.
 func ByMnemonic(m string) []*Form {
-	buildCatalog()
 	m = strings.ToLower(strings.Join(strings.Fields(m), " "))
-	if fs, ok := catalog.byMnem[m]; ok {
-		return fs
+	e := formsOf(m)
+	if e == nil {
+		if c, ok := csvAliases[m]; ok {
+			e = formsOf(c)
+		}
 	}
-	if c, ok := catalog.aliases[m]; ok {
-		return catalog.byMnem[c]
+	if e == nil {
+		return nil
 	}
-	return nil
+	return e.forms
 }
 
 // Match returns the forms whose canonical names match the glob, sorted by
@@ -102,9 +126,8 @@ func Match(glob string) ([]*Form, error) {
 	if err != nil {
 		return nil, err
 	}
-	buildCatalog()
 	var out []*Form
-	for _, f := range catalog.all {
+	for _, f := range All() {
 		if g.match(f.Name()) {
 			out = append(out, f)
 		}
@@ -208,59 +231,113 @@ func splitFormName(n string) (prefix, mnemonic, rest string) {
 	return prefix, n, ""
 }
 
-func buildCatalog() { catalog.once.Do(build) }
+// mnemonicIndex returns every mnemonic of the catalog with the sources of
+// its forms, made on first use without building any form.
+func mnemonicIndex() map[string]*mnemonicEntry {
+	catalog.indexOnce.Do(func() {
+		m := make(map[string]*mnemonicEntry, 2048)
+		entry := func(mn string) *mnemonicEntry {
+			e := m[mn]
+			if e == nil {
+				e = &mnemonicEntry{mnemonic: mn}
+				m[mn] = e
+			}
+			return e
+		}
+		// The table is sorted by name, so a mnemonic's rows are adjacent.
+		for lo := 0; lo < len(csvForms); {
+			_, mn, _ := splitFormName(csvForms[lo].name)
+			hi := lo + 1
+			for hi < len(csvForms) {
+				if _, m2, _ := splitFormName(csvForms[hi].name); m2 != mn {
+					break
+				}
+				hi++
+			}
+			e := entry(mn)
+			e.rows = csvForms[lo:hi:hi]
+			lo = hi
+		}
+		for _, f := range extraForms() {
+			e := entry(f.Mnemonic)
+			e.extra = append(e.extra, f)
+		}
+		for i := range evexFamilies {
+			fm := &evexFamilies[i]
+			for _, mn := range strings.Fields(fm.mnems) {
+				e := entry(mn)
+				e.evex = append(e.evex, fm)
+			}
+		}
+		catalog.mnems = m
+	})
+	return catalog.mnems
+}
 
-func build() {
-	// Building allocates some 100k small objects that all stay live: a
-	// collection in the middle would only scan them (a third of the time).
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	var forms []*Form
-	for i := range csvForms {
-		forms = append(forms, formFromCSV(&csvForms[i]))
+// formsOf returns a mnemonic (Form.Mnemonic) with its forms built, or nil
+// when the catalog has no such mnemonic.
+func formsOf(mn string) *mnemonicEntry {
+	e := mnemonicIndex()[mn]
+	if e != nil {
+		e.once.Do(e.build)
 	}
-	catalog.stats.Table = len(forms)
-	extra := extraForms()
-	catalog.stats.Extra = len(extra)
-	forms = append(forms, extra...)
+	return e
+}
 
-	byName := make(map[string]*Form, len(forms)*4)
+// build builds the forms of one mnemonic: its rows of the x86 table, the
+// forms added in code, and the EVEX forms of its families (evexForms),
+// each with the overrides applied and classified. Names only collide
+// within a mnemonic, so building one mnemonic alone gives the forms
+// building the whole catalog would.
+func (e *mnemonicEntry) build() {
+	forms := make([]*Form, 0, len(e.rows)+len(e.extra))
+	for i := range e.rows {
+		forms = append(forms, formFromCSV(&e.rows[i]))
+	}
+	forms = append(forms, e.extra...)
+	existing := make(map[string]*Form, len(forms))
 	for _, f := range forms {
-		byName[f.Name()] = f
+		existing[f.Name()] = f
 	}
-	ev, dups := evexForms(byName)
-	catalog.stats.EVEX = len(ev)
-	catalog.stats.EVEXDups = dups
+	ev, dups := evexForms(e.mnemonic, e.evex, existing)
+	e.evexN, e.evexDups = len(ev), dups
 	forms = append(forms, ev...)
 
-	type named struct {
-		name string
-		f    *Form
-	}
-	sorted := make([]named, len(forms))
-	for i, f := range forms {
+	e.byName = make(map[string]*Form, len(forms))
+	for _, f := range forms {
 		applyOverrides(f)
 		f.Attrs |= classify(f)
 		f.name = ""
 		f.name = f.Name()
-		sorted[i] = named{f.name, f}
+		e.byName[f.name] = f
 	}
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].name < sorted[j].name })
-	catalog.all = make([]*Form, len(sorted))
-	catalog.byName = make(map[string]*Form, len(forms))
-	catalog.byMnem = map[string][]*Form{}
-	catalog.stats.ByEncoding = map[Encoding]int{}
-	for i, n := range sorted {
-		f := n.f
-		catalog.all[i] = f
-		catalog.byName[n.name] = f
-		catalog.byMnem[f.Mnemonic] = append(catalog.byMnem[f.Mnemonic], f)
-		catalog.stats.ByEncoding[f.Encoding]++
-	}
-	catalog.stats.Total = len(forms)
-	catalog.aliases = make(map[string]string, len(csvAliases))
-	for a, c := range csvAliases {
-		catalog.aliases[a] = c
-	}
+	sort.Slice(forms, func(i, j int) bool { return forms[i].name < forms[j].name })
+	e.forms = slices.Clip(forms)
+}
+
+// buildAll builds every mnemonic's forms and the sorted list of all forms.
+func buildAll() {
+	catalog.allOnce.Do(func() {
+		// Building allocates some 100k small objects that all stay live: a
+		// collection in the middle would only scan them (a third of the time).
+		defer debug.SetGCPercent(debug.SetGCPercent(-1))
+		st := CatalogStats{ByEncoding: map[Encoding]int{}}
+		var all []*Form
+		for mn := range mnemonicIndex() {
+			e := formsOf(mn)
+			st.Table += len(e.rows)
+			st.Extra += len(e.extra)
+			st.EVEX += e.evexN
+			st.EVEXDups += e.evexDups
+			for _, f := range e.forms {
+				st.ByEncoding[f.Encoding]++
+			}
+			all = append(all, e.forms...)
+		}
+		st.Total = len(all)
+		sort.Slice(all, func(i, j int) bool { return all[i].name < all[j].name })
+		catalog.all, catalog.stats = all, st
+	})
 }
 
 // formFromCSV builds a form from a table row (access and features as the
@@ -305,7 +382,3 @@ func parseAccess(s string) Access {
 	}
 	return a
 }
-
-// Prepare builds the catalog now (it is otherwise built on first use);
-// callers that know they will need it can start it early on another core.
-func Prepare() { buildCatalog() }

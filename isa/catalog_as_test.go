@@ -457,7 +457,7 @@ func checkEVEX(f *Form, b []byte) error {
 	if (bc == 1) != bcst {
 		return fmt.Errorf("EVEX.b=%d", bc)
 	}
-	m := evexInfo[f]
+	m := f.evex
 	if want := map[int]int{128: 0, 256: 1, 512: 2}[m.vl]; ll != want && !isScalarEVEX(f) {
 		return fmt.Errorf("EVEX.L'L=%d, want %d-bit", ll, m.vl)
 	}

@@ -101,10 +101,10 @@ func TestCatalogInvariants(t *testing.T) {
 			for _, op := range f.Operands {
 				wide = wide || op.Kind == KindZMM || op.Kind == KindM512
 			}
-			if hasVL && wide && evexInfo[f].vl == 512 {
+			if hasVL && wide && f.evex.vl == 512 {
 				t.Errorf("%s: 512-bit form needs avx512vl", name)
 			}
-			if _, ok := evexInfo[f]; !ok {
+			if f.evex.bits == 0 {
 				t.Errorf("%s: no EVEX metadata", name)
 			}
 		}

@@ -318,25 +318,23 @@ func fmaNames(suffix string, packed bool) string {
 
 // evexMeta is what instantiation needs to know about an EVEX form beyond its
 // name: the width of its memory source, which fixes the broadcast count.
+// Form.evex holds it for generated EVEX forms (zero for all others).
 type evexMeta struct {
 	vl   int // vector length in bits (128 for scalar forms)
 	bits int // width in bits of the (broadcast) memory source
 	elem int // broadcast element size in bits
 }
 
-// evexInfo maps generated EVEX forms to their metadata; written once while
-// the catalog is built, read-only afterwards.
-var evexInfo = map[*Form]evexMeta{}
-
-// evexForms expands the family table. existing holds the forms built so far
-// (by name); an xmm/ymm form whose name exists there gets the {evex} prefix.
-// It returns the new forms and the number of generated forms dropped because
-// their name was already taken.
-func evexForms(existing map[string]*Form) ([]*Form, int) {
+// evexForms expands the families of one mnemonic (in table order).
+// existing holds the mnemonic's other forms by name; an xmm/ymm form whose
+// name exists there gets the {evex} prefix. It returns the new forms and
+// the number of generated forms dropped because their name was already
+// taken.
+func evexForms(mn string, fams []*evexFamily, existing map[string]*Form) ([]*Form, int) {
 	var out []*Form
 	seen := map[string]bool{}
 	dups := 0
-	for _, fm := range evexFamilies {
+	for _, fm := range fams {
 		lens := []int{128}
 		if fm.lens != lScalar {
 			lens = nil
@@ -346,31 +344,29 @@ func evexForms(existing map[string]*Form) ([]*Form, int) {
 				}
 			}
 		}
-		for _, mn := range strings.Fields(fm.mnems) {
-			for _, l := range lens {
-				for _, f := range expandFamily(fm, mn, l) {
-					name := f.Name()
-					if f.Encoding == EVEX && !f.Operands[0].Masked {
-						if g, ok := existing[name]; ok && g.Encoding != EVEX {
-							f.EVEXPrefix = true
-							name = f.Name()
-						}
+		for _, l := range lens {
+			for _, f := range expandFamily(fm, mn, l) {
+				name := f.Name()
+				if f.Encoding == EVEX && !f.Operands[0].Masked {
+					if g, ok := existing[name]; ok && g.Encoding != EVEX {
+						f.EVEXPrefix = true
+						name = f.Name()
 					}
-					if seen[name] || existing[name] != nil {
-						dups++
-						continue
+				}
+				if seen[name] || existing[name] != nil {
+					dups++
+					continue
+				}
+				seen[name] = true
+				out = append(out, f)
+				if f.Encoding == EVEX {
+					// A broadcast fills the memory operand: half the
+					// vector for widening conversions.
+					bits := l
+					if strings.Contains(fm.ops, "h/m") {
+						bits = l / 2
 					}
-					seen[name] = true
-					out = append(out, f)
-					if f.Encoding == EVEX {
-						// A broadcast fills the memory operand: half the
-						// vector for widening conversions.
-						bits := l
-						if strings.Contains(fm.ops, "h/m") {
-							bits = l / 2
-						}
-						evexInfo[f] = evexMeta{vl: l, bits: bits, elem: fm.elem}
-					}
+					f.evex = evexMeta{vl: l, bits: bits, elem: fm.elem}
 				}
 			}
 		}
@@ -483,7 +479,7 @@ func evexOperand(tok string, l, elem int) []Kind {
 
 // expandFamily returns the forms of one mnemonic of a family at vector
 // length l: every operand combination, unmasked and masked.
-func expandFamily(fm evexFamily, mn string, l int) []*Form {
+func expandFamily(fm *evexFamily, mn string, l int) []*Form {
 	toks := strings.Split(fm.ops, ", ")
 	acc := strings.Split(fm.access, ",")
 	alts := make([][]Kind, len(toks))
@@ -554,17 +550,19 @@ func expandFamily(fm evexFamily, mn string, l int) []*Form {
 	return out
 }
 
+// attLengthSuffixes are the suffixes an AT&T mnemonic takes to give the
+// width of a memory source the xmm destination does not show (vcvtpd2psx,
+// vcvtpd2psy), by the source's kind.
+var attLengthSuffixes = map[Kind]string{KindM128: "x", KindM256: "y"}
+
 // gnuEVEX returns the AT&T mnemonic of a generated form.
-func gnuEVEX(fm evexFamily, mn string, kinds []Kind) string {
+func gnuEVEX(fm *evexFamily, mn string, kinds []Kind) string {
 	if !fm.suffix || kinds[0] != KindXMM {
 		return mn
 	}
 	for _, k := range kinds[1:] {
-		switch k {
-		case KindM128:
-			return mn + "x"
-		case KindM256:
-			return mn + "y"
+		if s, ok := attLengthSuffixes[k]; ok {
+			return mn + s
 		}
 	}
 	return mn

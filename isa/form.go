@@ -159,8 +159,10 @@ type Form struct {
 	FlagsWritten   Flag
 	FlagsUndefined Flag // flags left undefined (written, but with no meaning)
 
-	// name caches Name for catalog forms (set once the catalog is built).
+	// name caches Name for catalog forms (set once the form is built).
 	name string
+	// evex describes generated EVEX forms (see evexForms).
+	evex evexMeta
 
 	// Attrs marks properties that decide whether and how a form can be
 	// benchmarked in user mode (privileged, branch, stack, x87, ...).
@@ -215,7 +217,7 @@ func (f *Form) HasMemory() bool {
 // up in the catalog, not a catalog form itself.
 func (f *Form) WithKind(i int, k Kind) *Form {
 	g := *f
-	g.name = ""
+	g.name, g.evex = "", evexMeta{}
 	g.Operands = append([]Operand(nil), f.Operands...)
 	g.Operands[i].Kind = k
 	return &g

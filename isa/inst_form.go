@@ -2,49 +2,112 @@ package isa
 
 import (
 	"fmt"
+	"iter"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
 )
 
-// catalog indexes used by parsing and form resolution, built once.
-var (
-	instIndexOnce sync.Once
-	gnuIndex      map[string][]*Form // AT&T mnemonic (Form.GNU) -> forms
-	catalogSize   int
-)
-
-func buildInstIndex() {
-	instIndexOnce.Do(func() {
-		all := All()
-		catalogSize = len(all)
-		gnuIndex = make(map[string][]*Form, len(all))
-		for _, f := range all {
-			for _, g := range strings.Split(f.GNU, "/") {
-				g = strings.TrimSuffix(strings.TrimSpace(strings.ToLower(g)), "*")
-				if g == "" || g == "-" {
-					continue
-				}
-				gnuIndex[g] = append(gnuIndex[g], f)
-			}
-		}
-	})
-}
-
 // catalogReady reports whether the form catalog has any forms.
-func catalogReady() bool {
-	buildInstIndex()
-	return catalogSize > 0
-}
+func catalogReady() bool { return len(csvForms) > 0 }
 
 // knownMnemonic reports whether the catalog has forms with the Intel
 // mnemonic m.
 func knownMnemonic(m string) bool { return len(ByMnemonic(m)) > 0 }
 
-// gnuForms returns the forms whose GNU (AT&T) mnemonic is m.
+// gnuSpellings yields the AT&T mnemonics a Form.GNU text lists
+// ("movsd/movsl": both), lower case, without the "*" the x86 table marks
+// some with.
+func gnuSpellings(gnu string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for g := range strings.SplitSeq(gnu, "/") {
+			g = strings.TrimSuffix(strings.TrimSpace(strings.ToLower(g)), "*")
+			if g != "" && g != "-" && !yield(g) {
+				return
+			}
+		}
+	}
+}
+
+// gnuIndex maps each AT&T mnemonic to its forms, made on first use from
+// the sources of the catalog without building any form.
+var gnuIndex struct {
+	once    sync.Once
+	entries map[string]*gnuEntry
+}
+
+// gnuEntry is one AT&T mnemonic: the Intel mnemonics that may have forms
+// spelled so (a superset: each form's GNU text decides), and the forms,
+// built on first use.
+type gnuEntry struct {
+	mnemonics []string
+	once      sync.Once
+	forms     []*Form // sorted by name
+}
+
+func gnuEntries() map[string]*gnuEntry {
+	gnuIndex.once.Do(func() {
+		m := map[string]*gnuEntry{}
+		add := func(g, mn string) {
+			e := m[g]
+			if e == nil {
+				e = &gnuEntry{}
+				m[g] = e
+			}
+			if !slices.Contains(e.mnemonics, mn) {
+				e.mnemonics = append(e.mnemonics, mn)
+			}
+		}
+		for mn, e := range mnemonicIndex() {
+			for i := range e.rows {
+				for g := range gnuSpellings(e.rows[i].gnu) {
+					add(g, mn)
+				}
+			}
+			for _, f := range e.extra {
+				for g := range gnuSpellings(f.GNU) {
+					add(g, mn)
+				}
+			}
+			if len(e.evex) > 0 {
+				add(mn, mn)
+			}
+			for _, fm := range e.evex {
+				if fm.suffix {
+					for _, s := range attLengthSuffixes {
+						add(mn+s, mn)
+					}
+				}
+			}
+		}
+		gnuIndex.entries = m
+	})
+	return gnuIndex.entries
+}
+
+// gnuForms returns the forms whose GNU (AT&T) mnemonic is m, sorted by name.
 func gnuForms(m string) []*Form {
-	buildInstIndex()
-	return gnuIndex[m]
+	e := gnuEntries()[m]
+	if e == nil {
+		return nil
+	}
+	e.once.Do(func() {
+		for _, mn := range e.mnemonics {
+			for _, f := range formsOf(mn).forms {
+				for g := range gnuSpellings(f.GNU) {
+					if g == m {
+						e.forms = append(e.forms, f)
+						break
+					}
+				}
+			}
+		}
+		sort.Slice(e.forms, func(i, j int) bool { return e.forms[i].name < e.forms[j].name })
+		e.forms = slices.Clip(e.forms)
+	})
+	return e.forms
 }
 
 // ccMnemonicStems are the mnemonic stems followed by a condition code.

@@ -442,9 +442,8 @@ func (f *Form) broadcastCount(k Kind) int {
 	case KindM16B:
 		elem = 16
 	}
-	buildCatalog() // evexInfo is filled while the catalog is built
-	if m, ok := evexInfo[f]; ok {
-		return m.bits / elem
+	if f.evex.bits != 0 {
+		return f.evex.bits / elem
 	}
 	// A form built outside the catalog: the widest vector operand.
 	return f.vectorBits() / elem

@@ -13,8 +13,6 @@ import (
 	"os"
 	"sort"
 	"strings"
-
-	"portlab/isa"
 )
 
 // command is one subcommand. Each lives in its own cmd_*.go file and registers
@@ -41,9 +39,6 @@ func (e usageError) Error() string { return e.msg }
 var errQuiet = errors.New("")
 
 func main() {
-	// Most commands need the instruction catalog (about 15 ms to build):
-	// build it on another core while the command starts up.
-	go isa.Prepare()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
