@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/twmb/murmur3"
+	"golang.org/x/sys/unix"
 
 	"portlab/hostcpu"
 	"portlab/internal/fsutil"
@@ -112,9 +114,9 @@ func binaryKey() string {
 // modelIndex is a model's header plus its entries as JSON lines, parsed
 // on demand.
 type modelIndex struct {
-	data   []byte
-	lines  []int32 // offsets of the entry lines, sorted by form
-	idioms bool    // some entry carries an idiom flag
+	data    []byte // the whole index file, mapped into memory
+	entries int    // offset of the first entry line
+	idioms  bool   // some entry carries an idiom flag
 }
 
 // DefaultModel returns the embedded model for an LLVM CPU name, or the
@@ -231,9 +233,10 @@ func writeIndex(dir, path string, m *modeldb.Model) error {
 
 const indexMagic = "portlab-model-index 2"
 
-// loadIndex reads an index: the header now, the entries on lookup.
+// loadIndex reads an index: the header now, the entries on lookup. The
+// file is mapped, not read: a lookup touches a few of its pages.
 func loadIndex(path string) (*modeldb.Model, error) {
-	data, err := os.ReadFile(path)
+	data, err := mapFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -253,41 +256,69 @@ func loadIndex(path string) (*modeldb.Model, error) {
 	if err := json.Unmarshal(hdrJSON, m); err != nil {
 		return nil, err
 	}
-	idx := &modelIndex{data: data, idioms: string(idioms) == "idioms true"}
-	idx.lines = make([]int32, 0, bytes.Count(rest, []byte("\n"))+1)
-	off := len(data) - len(rest)
-	for off < len(data) {
-		idx.lines = append(idx.lines, int32(off))
-		n := bytes.IndexByte(data[off:], '\n')
-		if n < 0 {
-			break
-		}
-		off += n + 1
-	}
+	idx := &modelIndex{data: data, entries: len(data) - len(rest), idioms: string(idioms) == "idioms true"}
 	indexMu.Lock()
 	indexes[m] = idx
 	indexMu.Unlock()
 	return m, nil
 }
 
-// entry finds a form's JSON by binary search over the sorted lines.
-func (idx *modelIndex) entry(form string) ([]byte, bool) {
-	name := func(i int) []byte {
-		l := idx.data[idx.lines[i]:]
-		if t := bytes.IndexByte(l, '\t'); t >= 0 {
-			return l[:t]
-		}
-		return nil
+// mapFile maps a file read-only into memory (for the life of the process),
+// or reads it where it cannot be mapped.
+func mapFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
-	i := sort.Search(len(idx.lines), func(i int) bool { return string(name(i)) >= form })
-	if i == len(idx.lines) || string(name(i)) != form {
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > 0 && st.Size() == int64(int(st.Size())) {
+		if data, err := unix.Mmap(int(f.Fd()), 0, int(st.Size()), unix.PROT_READ, unix.MAP_SHARED); err == nil {
+			return data, nil
+		}
+	}
+	return io.ReadAll(f)
+}
+
+// entry finds a form's JSON by binary search over the entry lines, which
+// are sorted by form. It probes byte offsets and takes the line around
+// each, so it reads a few lines rather than the whole index.
+func (idx *modelIndex) entry(form string) ([]byte, bool) {
+	data := idx.data
+	// Lines starting before lo name forms before form; lines starting at
+	// hi or later do not. Both are line starts (or the end).
+	lo, hi := idx.entries, len(data)
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		start := lo + bytes.LastIndexByte(data[lo:mid], '\n') + 1
+		line := data[start:]
+		end := bytes.IndexByte(line, '\n')
+		if end < 0 {
+			end = len(line)
+		}
+		line = line[:end]
+		name, _, _ := bytes.Cut(line, []byte("\t"))
+		if string(name) < form {
+			lo = start + end + 1
+		} else {
+			hi = start
+		}
+	}
+	if lo >= len(data) {
 		return nil, false
 	}
-	l := idx.data[int(idx.lines[i])+len(form)+1:]
-	if n := bytes.IndexByte(l, '\n'); n >= 0 {
-		l = l[:n]
+	line := data[lo:]
+	if n := bytes.IndexByte(line, '\n'); n >= 0 {
+		line = line[:n]
 	}
-	return l, true
+	name, js, ok := bytes.Cut(line, []byte("\t"))
+	if !ok || string(name) != form {
+		return nil, false
+	}
+	return js, true
 }
 
 // indexes maps models loaded from an index to it (entries are loaded into
