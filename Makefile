@@ -44,7 +44,7 @@ fuzz:
 # benchmarks run one at a time (-p 1); keep the machine otherwise idle.
 bench: build
 	$(GO) test -p 1 -run '^$$' -bench . -benchtime 20x ./measure ./perf
-	$(GO) test -p 1 -run '^$$' -bench . ./cluster ./modeldb ./analysis
+	$(GO) test -p 1 -run '^$$' -bench . ./cluster ./modeldb ./analysis ./cmd/portlab
 	$(GO) run ./analysis/bench
 
 lint:
