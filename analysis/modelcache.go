@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/twmb/murmur3"
 	"golang.org/x/sys/unix"
@@ -176,8 +177,10 @@ func DefaultModel(llvmCPU string) (m *modeldb.Model, note string, err error) {
 		}
 		return full, note, err
 	}
-	h := murmur3.Sum64([]byte(key + "|" + info.File + "|" + strconv.Itoa(info.Forms)))
-	name := fmt.Sprintf("%s-%x.idx", strings.TrimSuffix(strings.TrimSuffix(info.File, ".gz"), ".yml"), h)
+	// The index is keyed by the model's content, so every build of portlab
+	// that embeds the same model shares one index.
+	stem := strings.TrimSuffix(strings.TrimSuffix(info.File, ".gz"), ".yml")
+	name := fmt.Sprintf("%s-%x.idx", stem, info.Hash)
 	path := filepath.Join(dir, name)
 	if m, err := loadIndex(path); err == nil {
 		_ = fsutil.WriteFileAtomic(resolve, []byte(name+"\n"+note+"\n"), 0o644)
@@ -190,9 +193,28 @@ func DefaultModel(llvmCPU string) (m *modeldb.Model, note string, err error) {
 	}
 	if err := writeIndex(dir, path, full); err == nil {
 		_ = fsutil.WriteFileAtomic(resolve, []byte(name+"\n"+note+"\n"), 0o644)
+		pruneCache(dir, stem+"-*.idx", name)
 	}
 	// No cache: still correct, just slower next time.
 	return full, note, nil
+}
+
+// pruneCache removes the files of dir matching pattern except keep (the
+// indexes of older versions of a model), and resolve files (a few bytes
+// per binary and CPU) not used for a week.
+func pruneCache(dir, pattern, keep string) {
+	old, _ := filepath.Glob(filepath.Join(dir, pattern))
+	for _, f := range old {
+		if filepath.Base(f) != keep {
+			_ = os.Remove(f)
+		}
+	}
+	resolves, _ := filepath.Glob(filepath.Join(dir, "resolve-*"))
+	for _, f := range resolves {
+		if st, err := os.Stat(f); err == nil && time.Since(st.ModTime()) > 7*24*time.Hour {
+			_ = os.Remove(f)
+		}
+	}
 }
 
 // writeIndex writes the index of m: a magic line, the header as JSON, a

@@ -1,9 +1,12 @@
 package analysis
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"portlab/modeldb"
 )
@@ -48,5 +51,29 @@ func TestModelIndex(t *testing.T) {
 		if e, ok := lookupEntry(got, absent); ok {
 			t.Errorf("%q: found %+v", absent, e)
 		}
+	}
+}
+
+// TestPruneCache keeps the current index of a model, removes older ones
+// and week-old resolve files, and leaves everything else alone.
+func TestPruneCache(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"m-1.idx", "m-2.idx", "other-1.idx", "resolve-a", "resolve-b", "host-x"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-8 * 24 * time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, "resolve-a"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	pruneCache(dir, "m-*.idx", "m-2.idx")
+	var left []string
+	des, _ := os.ReadDir(dir)
+	for _, de := range des {
+		left = append(left, de.Name())
+	}
+	if got := strings.Join(left, " "); got != "host-x m-2.idx other-1.idx resolve-b" {
+		t.Errorf("left %q", got)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/twmb/murmur3"
 )
 
 // The embedded default models live in models/ (see models/README.md).
@@ -29,6 +31,9 @@ type ModelInfo struct {
 	Forms   int
 	Source  string // the model's provenance source: measured, imported, inferred
 	From    string // and where it came from
+	// Hash is a murmur3 hash of the file as embedded: it changes exactly
+	// when the model does (caches derived from a model key on it).
+	Hash uint64
 }
 
 var embeddedModels struct {
@@ -62,6 +67,7 @@ func loadEmbedded() {
 			em.err = err
 			return
 		}
+		sum := murmur3.Sum64(data)
 		if data, err = gunzipIfNeeded(data); err != nil {
 			em.err = fmt.Errorf("embedded:%s: %v", name, err)
 			return
@@ -77,7 +83,7 @@ func loadEmbedded() {
 			em.err = err
 			return
 		}
-		info := ModelInfo{File: name, Name: h.Name, LLVMCPU: h.LLVMCPU, Forms: bytes.Count(data, []byte("\n  - form: "))}
+		info := ModelInfo{File: name, Name: h.Name, LLVMCPU: h.LLVMCPU, Forms: bytes.Count(data, []byte("\n  - form: ")), Hash: sum}
 		if h.Provenance != nil {
 			info.Source, info.From = h.Provenance.Source, h.Provenance.From
 		}
