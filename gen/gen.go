@@ -28,6 +28,7 @@ const (
 	KindIdiomTP         = "idiom-throughput" // all register operands the same, independent
 	KindMoveLatency     = "move-latency"     // mov a, b; mov b, a chain
 	KindPorts           = "ports"            // port-conflict mix
+	KindRandomMix       = "random-mix"       // a random mix of 2-4 forms, for validating models
 	KindHelperRoundTrip = "helper"           // calibration of a cross-class helper pair
 )
 

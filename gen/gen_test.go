@@ -180,6 +180,56 @@ func TestMix(t *testing.T) {
 	}
 }
 
+// TestMixN: mixes of three and four forms keep the counts' proportions,
+// spread each form over the copy, and give every stream its own registers.
+func TestMixN(t *testing.T) {
+	forms := []*isa.Form{form(t, "vfmadd231pd ymm, ymm, ymm"), form(t, "imul r64, r64"), form(t, "vaddpd ymm, ymm, ymm"), form(t, "add r64, r64")}
+	counts := []int{2, 1, 3, 2}
+	b, err := MixN(forms, counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reps := b.Mix[0].Count / counts[0]
+	total := 0
+	for i, p := range b.Mix {
+		if p.Form != forms[i].Name() || p.Count != counts[i]*reps {
+			t.Fatalf("part %d = %+v, want %d x %q", i, p, counts[i]*reps, forms[i].Name())
+		}
+		total += p.Count
+	}
+	if b.Snippet.Instructions != total || len(lines(b)) != total {
+		t.Fatalf("%d instructions, %d lines, want %d", b.Snippet.Instructions, len(lines(b)), total)
+	}
+	dst := map[string]string{} // register -> the mnemonic writing it
+	seen := map[string]int{}
+	for k, l := range lines(b) {
+		f := strings.Fields(strings.NewReplacer(",", " ").Replace(l))
+		seen[f[0]]++
+		if w, ok := dst[f[1]]; ok && w != f[0] {
+			t.Errorf("register %s written by %s and %s", f[1], w, f[0])
+		}
+		dst[f[1]] = f[0]
+		// Evenly spread: in every window of one round (8 slots) each form
+		// appears its count, give or take one.
+		if k+1 >= 8 && (k+1)%8 == 0 {
+			for i, x := range forms {
+				if d := seen[x.Mnemonic] - counts[i]*(k+1)/8; d < -1 || d > 1 {
+					t.Errorf("after %d slots %d x %s, want about %d", k+1, seen[x.Mnemonic], x.Mnemonic, counts[i]*(k+1)/8)
+				}
+			}
+		}
+	}
+	if got := MixCountsN([]float64{0.25, 1, 0.5, 20}); got[0] != 8 || got[1] != 8 || got[2] != 8 || got[3] != 1 {
+		t.Errorf("MixCountsN = %v, want [8 8 8 1] (capped at 8)", got)
+	}
+	if got := MixCountsN([]float64{0.25, 1, 0.5}); got[0] != 4 || got[1] != 1 || got[2] != 2 {
+		t.Errorf("MixCountsN = %v, want [4 1 2]", got)
+	}
+	if _, err := MixN(forms[:1], counts[:1]); err == nil {
+		t.Error("a mix of one form should fail")
+	}
+}
+
 func TestUnmeasurableReasons(t *testing.T) {
 	cases := map[string]string{
 		"hlt":          "privileged",

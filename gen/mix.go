@@ -2,6 +2,8 @@ package gen
 
 import (
 	"fmt"
+	"math"
+	"strings"
 
 	"portlab/isa"
 	"portlab/results"
@@ -14,77 +16,164 @@ import (
 // ports: two forms on disjoint ports take max(a*tpF, b*tpP); on the same
 // ports, the sum.
 func Mix(f, probe *isa.Form, a, b int) (*Bench, error) {
-	if a < 1 || b < 1 {
-		return nil, fmt.Errorf("mix of %q and %q: counts must be positive", f.Name(), probe.Name())
+	return MixN([]*isa.Form{f, probe}, []int{a, b})
+}
+
+// MixN is Mix for any number of forms: counts[i] instances of forms[i] per
+// round, interleaved evenly, every instance independent of every other.
+// The benchmark belongs to forms[0].
+func MixN(forms []*isa.Form, counts []int) (*Bench, error) {
+	if len(forms) < 2 || len(forms) != len(counts) {
+		return nil, fmt.Errorf("a mix needs two or more forms, each with a count")
 	}
-	for _, x := range []*isa.Form{f, probe} {
+	names := make([]string, len(forms))
+	total := 0
+	for i, x := range forms {
+		names[i] = x.Name()
+		if counts[i] < 1 {
+			return nil, fmt.Errorf("mix of %s: counts must be positive", strings.Join(quoteAll(names), " and "))
+		}
+		total += counts[i]
+	}
+	for _, x := range forms {
 		if why := Unmeasurable(x); why != "" {
 			return nil, fmt.Errorf("form %q: %s", x.Name(), why)
 		}
 	}
-	al := newAllocator(f)
-	// The probe's fixed and implicit registers are off limits too.
-	pa := newAllocator(probe)
-	for r := range pa.used {
-		al.used[r] = true
+	al := newAllocator(forms[0])
+	// The other forms' fixed and implicit registers are off limits too.
+	for _, x := range forms[1:] {
+		for r := range newAllocator(x).used {
+			al.used[r] = true
+		}
 	}
-	if probe.Encoding == isa.Legacy || f.Encoding == isa.Legacy || probe.Encoding == isa.VEX || f.Encoding == isa.VEX {
-		al.vecs = 16
+	for _, x := range forms {
+		if x.Encoding == isa.Legacy || x.Encoding == isa.VEX {
+			al.vecs = 16
+		}
 	}
-	// Forms whose destinations are inputs get the rotating registers; the
-	// others need only two each.
-	shareF, shareP := 0.5, 0.5
-	switch cf, cp := chained(f), chained(probe); {
-	case cf && !cp:
-		shareF, shareP = 0.85, 0
-	case cp && !cf:
-		shareF, shareP = 0, 0.85
-	case !cf && !cp:
-		shareF, shareP = 0, 0
+	// Streams are made in the order forms[1:], then forms[0] (which takes
+	// what the others leave). Forms whose destinations are inputs share
+	// the rotating registers; the others need only two each.
+	order := append(append([]int(nil), rangeTo(1, len(forms))...), 0)
+	chainedLeft, plainLeft := 0, 0
+	for _, i := range order {
+		if chained(forms[i]) {
+			chainedLeft++
+		} else {
+			plainLeft++
+		}
 	}
-	sp, err := newStream(probe, al, shareP)
-	if err != nil {
-		return nil, err
+	streams := make([]*stream, len(forms))
+	for _, i := range order {
+		share := 0.0
+		if chained(forms[i]) {
+			switch {
+			case chainedLeft > 1:
+				share = 1 / float64(chainedLeft)
+			case plainLeft > 0:
+				share = 0.85 // room for the plain forms still to come
+			default:
+				share = 1
+			}
+			chainedLeft--
+		} else {
+			plainLeft--
+		}
+		st, err := newStream(forms[i], al, share)
+		if err != nil {
+			return nil, err
+		}
+		// Memory slots apart: 0 for the first form, 8 for the second (as
+		// two-form mixes always had), then 32 apart.
+		st.slotOff = 8 * i
+		if i >= 2 {
+			st.slotOff = 32 * i
+		}
+		streams[i] = st
 	}
-	if shareF > 0 {
-		// Whatever the probe left, less its constants' needs.
-		shareF = 1
-	}
-	sf, err := newStream(f, al, shareF)
-	if err != nil {
-		return nil, err
-	}
-	sp.slotOff = 8
-	// Interleave evenly: Bresenham over a+b slots, repeated so each copy has
-	// at least 12 instructions.
-	// Each stream cycles through its whole register pool within one copy
-	// (a copy shorter than the pool would reuse registers and chain).
+	// Interleave evenly (Bresenham over the round's slots), repeated so
+	// each copy has at least 12 instructions and each stream cycles
+	// through its whole register pool within one copy (a copy shorter than
+	// the pool would reuse registers and chain).
 	reps := 1
-	for (a+b)*reps < 12 || a*reps < sf.k || b*reps < sp.k {
+	for {
+		ok := total*reps >= 12
+		for i, st := range streams {
+			ok = ok && counts[i]*reps >= st.k
+		}
+		if ok {
+			break
+		}
 		reps++
 	}
 	var lines []string
-	fi, pi := 0, 0
+	emitted := make([]int, len(forms))
 	for r := 0; r < reps; r++ {
-		for k := 0; k < a+b; k++ {
-			st, n := sp, &pi
-			if (k+1)*a/(a+b) > k*a/(a+b) { // spread f's instances evenly
-				st, n = sf, &fi
+		round := make([]int, len(forms))
+		for k := 0; k < total; k++ {
+			pick := -1
+			for i := range forms { // the first form due by this slot
+				if (k+1)*counts[i]/total > round[i] {
+					pick = i
+					break
+				}
 			}
+			if pick < 0 { // else the other form furthest behind its share
+				best := -1.0
+				for i := len(forms) - 1; i >= 0; i-- {
+					if lag := float64((k+1)*counts[i])/float64(total) - float64(round[i]); round[i] < counts[i] && lag > best {
+						pick, best = i, lag
+					}
+					if i == 1 && pick >= 0 {
+						break // forms[0] only when no other has slots left
+					}
+				}
+			}
+			st := streams[pick]
 			lines = append(lines, st.resets...)
-			l, err := st.line(*n)
+			l, err := st.line(emitted[pick])
 			if err != nil {
 				return nil, err
 			}
 			lines = append(lines, l)
-			*n++
+			emitted[pick]++
+			round[pick]++
 		}
 	}
-	info := fmt.Sprintf("port-conflict mix: %d x %s with %d x %s", a, f.Name(), b, probe.Name())
-	s := newSnippet(f, "mix with "+probe.Name(), info, lines, (a+b)*reps)
-	s.Name = fmt.Sprintf("mix %q x%d + %q x%d", f.Name(), a, probe.Name(), b)
-	return &Bench{Form: f, Kind: KindPorts, Snippet: s, Mode: "inverse_throughput",
-		Mix: []results.MixPart{{Form: f.Name(), Count: a * reps}, {Form: probe.Name(), Count: b * reps}}}, nil
+	var with, label []string
+	parts := make([]results.MixPart, len(forms))
+	for i, x := range forms {
+		if i > 0 {
+			with = append(with, fmt.Sprintf("%d x %s", counts[i], x.Name()))
+			label = append(label, x.Name())
+		}
+		parts[i] = results.MixPart{Form: x.Name(), Count: counts[i] * reps}
+	}
+	info := fmt.Sprintf("port-conflict mix: %d x %s with %s", counts[0], forms[0].Name(), strings.Join(with, ", "))
+	s := newSnippet(forms[0], "mix with "+strings.Join(label, ", "), info, lines, total*reps)
+	var name []string
+	for i, x := range forms {
+		name = append(name, fmt.Sprintf("%q x%d", x.Name(), counts[i]))
+	}
+	s.Name = "mix " + strings.Join(name, " + ")
+	return &Bench{Form: forms[0], Kind: KindPorts, Snippet: s, Mode: "inverse_throughput", Mix: parts}, nil
+}
+
+func rangeTo(lo, hi int) []int {
+	var out []int
+	for i := lo; i < hi; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
 }
 
 // MixCounts picks small instance counts (a, b) for a mix of forms with
@@ -108,4 +197,23 @@ func MixCounts(tpF, tpP float64) (int, int) {
 		}
 	}
 	return bestA, bestB
+}
+
+// MixCountsN picks small instance counts (1-8) for a mix of forms with
+// reciprocal throughputs tps, so that each alone would take about as long
+// as the slowest one once: count_i * tps[i] ≈ max(tps).
+func MixCountsN(tps []float64) []int {
+	slowest := 0.0
+	for _, t := range tps {
+		slowest = max(slowest, t)
+	}
+	out := make([]int, len(tps))
+	for i, t := range tps {
+		c := 1
+		if t > 0 && slowest > 0 {
+			c = int(math.Round(slowest / t))
+		}
+		out[i] = min(8, max(1, c))
+	}
+	return out
 }

@@ -247,7 +247,7 @@ func TestEvaluateMixes(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := loadTruth(t)
-	r := EvaluateMixes(m, bs, 0.10)
+	r := EvaluateMixes(m, bs, 0.10, AllMixes)
 	// The truth model has all five forms and their ports as the fixture says.
 	if r.N != 10 || r.Within != 10 || r.Missing != 0 || r.MeanAbs > 1e-9 {
 		t.Errorf("report:\n%s", r.Summary(10))
@@ -261,11 +261,40 @@ func TestEvaluateMixes(t *testing.T) {
 		}
 	}
 	m2.Reindex()
-	r = EvaluateMixes(m2, bs, 0.10)
+	r = EvaluateMixes(m2, bs, 0.10, AllMixes)
 	if r.N != 6 || r.Missing != 4 || r.MissingForms["imul r64, r64"] != 4 {
 		t.Errorf("report:\n%s", r.Summary(10))
 	}
 	if !strings.Contains(r.Summary(0), `4 mixes not predicted: forms missing from the model ("imul r64, r64")`) {
 		t.Errorf("summary:\n%s", r.Summary(0))
+	}
+	// Random mixes (kind random-mix) are collected apart, never fitted,
+	// and scored on their own when asked.
+	var mixes []*results.Benchmark
+	for _, b := range bs {
+		if b.Portlab != nil && len(b.Portlab.Mix) > 0 {
+			mixes = append(mixes, b)
+		}
+	}
+	rnd := *mixes[0]
+	x := *rnd.Portlab
+	x.Kind = RandomMixKind
+	rnd.Portlab = &x
+	with := append(append([]*results.Benchmark(nil), bs...), &rnd)
+	ms := CollectMeasurements(with, CollectOptions{})
+	if len(ms.RandomMixes) != 1 || len(ms.Mixes) != 10 {
+		t.Fatalf("%d random and %d port mixes collected, want 1 and 10", len(ms.RandomMixes), len(ms.Mixes))
+	}
+	_, rep, err := Build(ms, BuildOptions{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.MixesUsed != 10 {
+		t.Errorf("the fit used %d mixes, want the 10 port mixes only", rep.MixesUsed)
+	}
+	for set, want := range map[MixSet]int{AllMixes: 11, PortMixesOnly: 10, RandomMixesOnly: 1} {
+		if r := EvaluateMixes(m, with, 0.10, set); r.N != want {
+			t.Errorf("mix set %d: %d mixes scored, want %d", set, r.N, want)
+		}
 	}
 }

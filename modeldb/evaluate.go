@@ -75,10 +75,28 @@ func (r *MixReport) Summary(n int) string {
 // fitted to (for example Build's held-out mixes, or a separate sweep of
 // random mixes of 2-4 forms). tolerance is the relative error that counts
 // as a good prediction (0: 10 %).
-func EvaluateMixes(m *Model, bs []*results.Benchmark, tolerance float64) *MixReport {
+func EvaluateMixes(m *Model, bs []*results.Benchmark, tolerance float64, which MixSet) *MixReport {
 	ms := CollectMeasurements(bs, CollectOptions{})
-	return EvaluateMixMeasurements(m, ms.Mixes, tolerance)
+	var mixes []*MixMeasurement
+	if which != RandomMixesOnly {
+		mixes = append(mixes, ms.Mixes...)
+	}
+	if which != PortMixesOnly {
+		mixes = append(mixes, ms.RandomMixes...)
+	}
+	return EvaluateMixMeasurements(m, mixes, tolerance)
 }
+
+// MixSet selects the mixes EvaluateMixes scores.
+type MixSet int
+
+// Mix sets: every mix, the port-conflict mixes (form with probe), or the
+// random mixes measured for validation (sweep.RandomMixes).
+const (
+	AllMixes MixSet = iota
+	PortMixesOnly
+	RandomMixesOnly
+)
 
 // EvaluateMixMeasurements is EvaluateMixes on collected mixes.
 func EvaluateMixMeasurements(m *Model, mixes []*MixMeasurement, tolerance float64) *MixReport {

@@ -17,7 +17,10 @@ import (
 type Measurements struct {
 	Forms map[string]*FormMeasurements // by canonical form name
 	Mixes []*MixMeasurement
-	Hosts []string // CPU signatures seen, sorted
+	// RandomMixes are mixes measured to validate a model (results of kind
+	// "random-mix", see sweep.RandomMixes): never fitted to.
+	RandomMixes []*MixMeasurement
+	Hosts       []string // CPU signatures seen, sorted
 	// Skipped says why results were not used (one line per reason, with a count).
 	Skipped []string
 }
@@ -78,6 +81,9 @@ func mixKey(parts []MixPart) string {
 	}
 	return b.String()
 }
+
+// RandomMixKind is the result kind of random mixes (gen.KindRandomMix).
+const RandomMixKind = "random-mix"
 
 // CollectOptions control CollectMeasurements.
 type CollectOptions struct {
@@ -146,11 +152,15 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 				cycles = val * float64(n)
 			}
 			k := mixKey(parts)
+			list := &ms.Mixes
+			if x.Kind == RandomMixKind {
+				k, list = "random|"+k, &ms.RandomMixes
+			}
 			mm, ok := mixes[k]
 			if !ok {
 				mm = &MixMeasurement{Parts: parts, Host: host}
 				mixes[k] = mm
-				ms.Mixes = append(ms.Mixes, mm)
+				*list = append(*list, mm)
 			}
 			mm.vals = append(mm.vals, cycles)
 			if host != "" {
@@ -230,7 +240,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		}
 		sort.Strings(fm.Props)
 	}
-	for _, mm := range ms.Mixes {
+	for _, mm := range append(ms.Mixes, ms.RandomMixes...) {
 		mm.Cycles = median(mm.vals)
 	}
 	for h := range hosts {

@@ -32,6 +32,12 @@ type Options struct {
 	// Probes are the forms ports mode mixes every form with (default
 	// DefaultProbes, those the host runs).
 	Probes []string
+	// RandomMixes is how many random mixes of MixForms (at least, at most;
+	// zero: DefaultMixForms) forms to measure, drawn from MixSeed among the
+	// forms with a measured throughput: a model's validation set.
+	RandomMixes int
+	MixForms    [2]int
+	MixSeed     int64
 	// Out is the results file: appended to batch by batch; with Resume,
 	// benchmarks already in it are skipped. "" keeps results in memory only.
 	Out    string
@@ -253,6 +259,11 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 	}
 	if o.Ports {
 		if err := runPorts(eng, o, forms, tp, done, w, sum); err != nil {
+			return nil, err
+		}
+	}
+	if o.RandomMixes > 0 {
+		if err := runRandomMixes(eng, o, forms, tp, done, w, sum); err != nil {
 			return nil, err
 		}
 	}

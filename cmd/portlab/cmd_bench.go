@@ -33,11 +33,14 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&snippetFiles, "snippets-file", "snippet file (llvm-exegesis annotations honoured); '-' reads stdin; repeatable")
 	fs.Var(&formGlobs, "forms", "sweep the forms matching this glob ('vfmadd*pd ymm*'); repeatable")
 	all := fs.Bool("all", false, "sweep every form the host can run")
-	mode := fs.String("mode", "", "snippets: latency or throughput (default latency); sweeps: a list of latency,throughput,ports (default latency,throughput)")
+	mode := fs.String("mode", "", "snippets: latency or throughput (default latency); sweeps: a list of latency,throughput,ports,random-mixes (default latency,throughput)")
 	resume := fs.Bool("resume", false, "sweeps: continue the sweep in -o, skipping what it already holds")
 	shard := fs.String("shard", "", "sweeps: measure only shard i of n ('i/n', 0-based), or 'auto' inside a Slurm job array or Kubernetes Indexed Job")
 	shards := fs.Int("shards", 0, "sweeps with --shard auto: the shard count (Kubernetes Indexed Jobs: the Job's completions; or set PORTLAB_SHARDS)")
 	probes := fs.String("probes", "", "ports mode: probe forms separated by semicolons (default: a set of well-known ones)")
+	mixes := fs.Int("mixes", 200, "random-mixes mode: how many random mixes to measure (a model's validation set; model build never fits them)")
+	mixForms := fs.String("mix-forms", "2-4", "random-mixes mode: forms per mix, N or LO-HI")
+	seed := fs.Int64("seed", 1, "random-mixes mode: the draw's seed (the same seed draws the same mixes)")
 	rep := fs.String("repetition-mode", "middle-half-duplicate", "duplicate, loop, min, middle-half-duplicate or middle-half-loop")
 	minInstr := fs.Int("min-instructions", 128, "instructions in the short timed body (the long one has twice as many)")
 	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
@@ -75,6 +78,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if sweeping {
 		return runSweep(sweepFlags{globs: formGlobs, all: *all, mode: *mode, resume: *resume, shard: *shard, shards: *shards, probes: *probes,
+			mixes: *mixes, mixForms: *mixForms, seed: *seed,
 			out: *out, cpu: *cpu, timeout: *timeout, opts: measure.Options{Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, NoFTZ: *noFTZ}}, stdout, stderr)
 	}
 	if *mode == "" {

@@ -70,10 +70,13 @@ func TestBenchReportsCrashesAndGoesOn(t *testing.T) {
 
 func TestBenchUsageErrors(t *testing.T) {
 	cases := map[string][]string{
-		"nothing to measure":          {"bench"},
-		"unknown repetition mode":     {"bench", "--snippets-file", "x.s", "--repetition-mode", "twice"},
-		"unknown mode \"uops\"":       {"bench", "--snippets-file", "x.s", "--mode", "uops"},
-		"unexpected argument \"x.s\"": {"bench", "x.s"},
+		"nothing to measure":                            {"bench"},
+		"unknown repetition mode":                       {"bench", "--snippets-file", "x.s", "--repetition-mode", "twice"},
+		"unknown mode \"uops\"":                         {"bench", "--snippets-file", "x.s", "--mode", "uops"},
+		"unexpected argument \"x.s\"":                   {"bench", "x.s"},
+		"--mix-forms \"1-3\"":                           {"bench", "--forms", "add r64, r64", "--mode", "random-mixes", "--mix-forms", "1-3"},
+		"--mix-forms \"4-2\"":                           {"bench", "--forms", "add r64, r64", "--mode", "random-mixes", "--mix-forms", "4-2"},
+		"want latency, throughput, ports, random-mixes": {"bench", "--forms", "add r64, r64", "--mode", "mixes"},
 	}
 	for want, args := range cases {
 		var stdout, stderr bytes.Buffer

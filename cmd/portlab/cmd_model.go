@@ -509,8 +509,9 @@ func runModelEval(args []string, stdout, stderr io.Writer) error {
 	limit := fs.Int("limit", 10, "how many of the worst mixes to list")
 	asJSON := fs.Bool("json", false, "print JSON")
 	lenient := fs.Bool("lenient", false, "accept forms the catalog lacks")
+	which := fs.String("mixes", "all", "which mixes to score: all, ports (form with probe, what model build fits) or random (bench --mode random-mixes, never fitted)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: portlab model eval --model M RESULTS...   (results with port-conflict mixes)")
+		fmt.Fprintln(stderr, "usage: portlab model eval --model M [--mixes all|ports|random] RESULTS...   (results with mixes)")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -519,6 +520,10 @@ func runModelEval(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(pos) == 0 {
 		return usageError{"want result files with port-conflict mixes"}
+	}
+	set, ok := map[string]modeldb.MixSet{"all": modeldb.AllMixes, "ports": modeldb.PortMixesOnly, "random": modeldb.RandomMixesOnly}[*which]
+	if !ok {
+		return usageError{fmt.Sprintf("--mixes %q: want all, ports or random", *which)}
 	}
 	m, err := loadModelArg(*model, *lenient, stderr)
 	if err != nil {
@@ -532,14 +537,14 @@ func runModelEval(args []string, stdout, stderr io.Writer) error {
 		}
 		bs = append(bs, b...)
 	}
-	r := modeldb.EvaluateMixes(m, bs, *tol)
+	r := modeldb.EvaluateMixes(m, bs, *tol, set)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)
 	}
 	if r.N == 0 && r.Missing == 0 {
-		return fmt.Errorf("no port-conflict mixes in %s", strings.Join(pos, ", "))
+		return fmt.Errorf("no %s mixes in %s", *which, strings.Join(pos, ", "))
 	}
 	fmt.Fprint(stdout, r.Summary(*limit))
 	return nil

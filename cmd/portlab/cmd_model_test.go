@@ -213,3 +213,16 @@ func TestModelList(t *testing.T) {
 		t.Errorf("show embedded: exit %d\n%s", code, stdout)
 	}
 }
+
+func TestModelEvalMixSet(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"model", "eval", "--mixes", "some", "x.yaml"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), `--mixes "some": want all, ports or random`) {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	// The fixture has port mixes only: asking for the random ones says so.
+	if code := run([]string{"model", "eval", "--model", "../../testdata/models/synthetic-zen4.yml", "--mixes", "random", "../../testdata/models/sweep-results.yaml"}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "no random mixes in") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}

@@ -20,7 +20,10 @@ type sweepFlags struct {
 	mode, shard string
 	probes, out string
 	resume      bool
-	shards      int // the count for --shard auto (0: from the environment)
+	shards      int    // the count for --shard auto (0: from the environment)
+	mixes       int    // random-mixes mode: how many
+	mixForms    string // and of how many forms ("2-4")
+	seed        int64
 	cpu         int
 	timeout     time.Duration
 	opts        measure.Options
@@ -39,6 +42,20 @@ func parseShard(s string) (int, int, error) {
 	return i, n, nil
 }
 
+// parseMixForms reads --mix-forms: "2-4" or "3".
+func parseMixForms(s string) (int, int, error) {
+	a, b, found := strings.Cut(s, "-")
+	lo, err1 := strconv.Atoi(a)
+	hi, err2 := lo, error(nil)
+	if found {
+		hi, err2 = strconv.Atoi(b)
+	}
+	if err1 != nil || err2 != nil || lo < 2 || hi < lo {
+		return 0, 0, fmt.Errorf("--mix-forms %q: want N or LO-HI with 2 <= LO <= HI", s)
+	}
+	return lo, hi, nil
+}
+
 func runSweep(f sweepFlags, stdout, stderr io.Writer) error {
 	o := sweep.Options{Resume: f.resume, Measure: f.opts}
 	modes := f.mode
@@ -53,8 +70,11 @@ func runSweep(f sweepFlags, stdout, stderr io.Writer) error {
 			o.Throughput = true
 		case "ports":
 			o.Ports = true
+		case "random-mixes":
+			// Throughputs choose the counts (a resumed sweep has them).
+			o.Throughput, o.RandomMixes = true, f.mixes
 		default:
-			return usageError{fmt.Sprintf("--mode: unknown mode %q (want latency, throughput, ports)", m)}
+			return usageError{fmt.Sprintf("--mode: unknown mode %q (want latency, throughput, ports, random-mixes)", m)}
 		}
 	}
 	var err error
@@ -69,6 +89,13 @@ func runSweep(f sweepFlags, stdout, stderr io.Writer) error {
 		return usageError{"--shards goes with --shard auto (with --shard i/n the count is n)"}
 	} else if o.Shard, o.Shards, err = parseShard(f.shard); err != nil {
 		return usageError{err.Error()}
+	}
+	if o.RandomMixes > 0 {
+		lo, hi, err := parseMixForms(f.mixForms)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		o.MixForms, o.MixSeed = [2]int{lo, hi}, f.seed
 	}
 	if f.resume && (f.out == "" || f.out == "-") {
 		return usageError{"--resume needs a results file (-o FILE)"}

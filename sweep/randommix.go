@@ -1,0 +1,96 @@
+package sweep
+
+import (
+	"math/rand"
+
+	"portlab/gen"
+	"portlab/isa"
+	"portlab/measure"
+)
+
+// Random mixes: the validation set of a built model. Port-conflict mixes
+// pair every form with a probe; a model fitted to those should also
+// predict mixes it never saw, of any 2-4 forms. runRandomMixes measures
+// o.RandomMixes such mixes, drawn from o.MixSeed so that the same seed
+// gives the same mixes (and a resumed run skips the measured ones).
+
+// DefaultMixForms is how many forms a random mix has, at least and at most.
+var DefaultMixForms = [2]int{2, 4}
+
+// RandomMixes draws n mixes of lo-hi distinct forms among those with a
+// measured throughput (tp), counts chosen so that each form alone would
+// take about as long as the others (gen.MixCountsN). Forms that cannot be
+// mixed are drawn again; the draw depends only on seed, the forms and tp.
+func RandomMixes(forms []*isa.Form, tp map[string]float64, n int, lo, hi int, seed int64) []*gen.Bench {
+	var pool []*isa.Form
+	for _, f := range forms {
+		if t := tp[f.Name()]; t > 0 && gen.Unmeasurable(f) == "" {
+			pool = append(pool, f)
+		}
+	}
+	if len(pool) < 2 || n <= 0 {
+		return nil
+	}
+	lo, hi = max(2, lo), max(lo, hi)
+	hi = min(hi, len(pool))
+	lo = min(lo, hi)
+	rng := rand.New(rand.NewSource(seed))
+	var out []*gen.Bench
+	for tries := 0; len(out) < n && tries < 20*n; tries++ {
+		k := lo + rng.Intn(hi-lo+1)
+		pick := make([]*isa.Form, 0, k)
+		tps := make([]float64, 0, k)
+		seen := map[int]bool{}
+		for len(pick) < k {
+			i := rng.Intn(len(pool))
+			if seen[i] {
+				continue
+			}
+			seen[i] = true
+			pick = append(pick, pool[i])
+			tps = append(tps, tp[pool[i].Name()])
+		}
+		b, err := gen.MixN(pick, gen.MixCountsN(tps))
+		if err != nil {
+			continue
+		}
+		b.Kind = gen.KindRandomMix
+		out = append(out, b)
+	}
+	return out
+}
+
+// runRandomMixes measures the random mixes the options ask for.
+func runRandomMixes(eng *measure.Engine, o Options, forms []*isa.Form, tp map[string]float64, done map[string]bool, w *appender, sum *Summary) error {
+	lo, hi := o.MixForms[0], o.MixForms[1]
+	if lo == 0 && hi == 0 {
+		lo, hi = DefaultMixForms[0], DefaultMixForms[1]
+	}
+	var todo []*gen.Bench
+	for _, b := range RandomMixes(forms, tp, o.RandomMixes, lo, hi, o.MixSeed) {
+		if done[benchID(b)] {
+			sum.Skipped++
+			continue
+		}
+		todo = append(todo, b)
+	}
+	for start := 0; start < len(todo); start += 64 {
+		batch := todo[start:min(start+64, len(todo))]
+		res := measureBenches(eng, o, batch, nil)
+		for _, r := range res {
+			if r.Error != "" {
+				sum.Errors++
+				sum.ErrorForms = append(sum.ErrorForms, r.Portlab.Form)
+			}
+		}
+		sum.Benchmarks += len(res)
+		sum.Results = append(sum.Results, res...)
+		if err := w.append(res); err != nil {
+			return err
+		}
+		if o.Progress != nil {
+			o.Progress(start+len(batch), len(todo), "random mixes")
+		}
+	}
+	return nil
+}

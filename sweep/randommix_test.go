@@ -1,0 +1,61 @@
+package sweep
+
+import (
+	"testing"
+
+	"portlab/gen"
+	"portlab/isa"
+	"portlab/modeldb"
+)
+
+func TestRandomMixes(t *testing.T) {
+	var forms []*isa.Form
+	tp := map[string]float64{}
+	for i, n := range []string{"add r64, r64", "imul r64, r64", "vaddpd ymm, ymm, ymm", "vmulpd ymm, ymm, ymm",
+		"mov r64, m64", "vpshufb ymm, ymm, ymm", "shl r64, imm8", "vdivpd ymm, ymm, ymm", "popcnt r64, r64", "hlt"} {
+		f, ok := isa.Lookup(n)
+		if !ok {
+			t.Fatalf("%q not in the catalog", n)
+		}
+		forms = append(forms, f)
+		if i != 8 { // popcnt: no measured throughput, never drawn
+			tp[n] = 0.25 * float64(i+1)
+		}
+	}
+	a := RandomMixes(forms, tp, 50, 2, 4, 7)
+	b := RandomMixes(forms, tp, 50, 2, 4, 7)
+	c := RandomMixes(forms, tp, 50, 2, 4, 8)
+	if len(a) != 50 || len(b) != 50 {
+		t.Fatalf("%d and %d mixes, want 50", len(a), len(b))
+	}
+	same := 0
+	sizes := map[int]int{}
+	for i := range a {
+		if benchID(a[i]) != benchID(b[i]) {
+			t.Fatalf("mix %d differs between two draws with one seed", i)
+		}
+		if benchID(a[i]) == benchID(c[i]) {
+			same++
+		}
+		if a[i].Kind != gen.KindRandomMix {
+			t.Errorf("mix %d has kind %q", i, a[i].Kind)
+		}
+		sizes[len(a[i].Mix)]++
+		seen := map[string]bool{}
+		for _, p := range a[i].Mix {
+			if seen[p.Form] || p.Form == "popcnt r64, r64" || p.Form == "hlt" {
+				t.Errorf("mix %d: %v (repeated, unmeasured or unmeasurable form)", i, a[i].Mix)
+			}
+			seen[p.Form] = true
+		}
+	}
+	if same == len(a) {
+		t.Error("another seed drew the same mixes")
+	}
+	if sizes[2] == 0 || sizes[3] == 0 || sizes[4] == 0 || sizes[2]+sizes[3]+sizes[4] != 50 {
+		t.Errorf("mix sizes %v, want 2, 3 and 4 forms", sizes)
+	}
+	if gen.KindRandomMix != modeldb.RandomMixKind {
+		t.Errorf("gen says %q, modeldb reads %q", gen.KindRandomMix, modeldb.RandomMixKind)
+	}
+}
