@@ -110,6 +110,9 @@ func (m *Measurement) Benchmark(cpuName, hostSig string) *results.Benchmark {
 	x.Reps, x.Clean = m.Reps, m.Clean
 	x.LatCanary, x.TpCanary = round(m.Canaries.Latency.Median), round(m.Canaries.Throughput.Median)
 	x.Warnings = m.Warnings
+	for _, v := range m.PassMedians {
+		x.PassMedians = append(x.PassMedians, round(v))
+	}
 	x.Validation, x.ValidationNote = m.Validation, m.ValidationNote
 	return b
 }

@@ -3,6 +3,8 @@ package measure
 import (
 	"fmt"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"portlab/jit"
@@ -171,6 +173,9 @@ func isDirectiveLine(l string) bool { return directiveLine.MatchString(l) }
 // assembler runs and times them in jobs of up to o.Group snippets. progress,
 // if non-nil, is called as snippets finish.
 func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int, m *Measurement)) []*Measurement {
+	if o.Passes > 1 {
+		return e.measurePasses(snips, o, progress)
+	}
 	o.defaults(e.Host.TSCHz)
 	preps := make([]*prepared, len(snips))
 	var probes []*jit.Unit
@@ -282,6 +287,55 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 	}
 	flush()
 	return out
+}
+
+// measurePasses is MeasureAll with o.Passes passes over all the snippets:
+// each snippet keeps its fastest pass, with every pass's value recorded
+// and a warning when they differ by more than 1 %.
+func (e *Engine) measurePasses(snips []*Snippet, o Options, progress func(done int, m *Measurement)) []*Measurement {
+	one := o
+	one.Passes = 1
+	passes := make([][]*Measurement, o.Passes)
+	for p := range passes {
+		passes[p] = e.MeasureAll(snips, one, nil)
+	}
+	out := make([]*Measurement, len(snips))
+	for i := range snips {
+		var best *Measurement
+		var meds []float64
+		for _, ms := range passes {
+			m := ms[i]
+			if m.Err != nil {
+				continue
+			}
+			meds = append(meds, m.PerInstr.Median)
+			if best == nil || m.PerSnippet.Median < best.PerSnippet.Median {
+				best = m
+			}
+		}
+		if best == nil {
+			best = passes[0][i] // failed in every pass: the first error
+		} else {
+			best.PassMedians = meds
+			lo, hi := slices.Min(meds), slices.Max(meds)
+			if lo > 0 && hi/lo > 1.01 {
+				best.Warnings = append(best.Warnings, fmt.Sprintf("%d passes read %s cycles per instruction: kept the fastest (the core ran this code slower for a while)", len(meds), formatValues(meds)))
+			}
+		}
+		out[i] = best
+		if progress != nil {
+			progress(i+1, best)
+		}
+	}
+	return out
+}
+
+func formatValues(vs []float64) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = strconv.FormatFloat(v, 'f', 4, 64)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // sameScratch reports whether two snippets want the same scratch memory

@@ -50,6 +50,13 @@ type Options struct {
 	// CacheCounters asks for the validation counters (L1d, LLC, dTLB read
 	// misses) when the host has hardware counters.
 	CacheCounters bool
+	// Passes measures every snippet this many times in separate jobs, all
+	// snippets once before any a second time, and keeps the fastest pass
+	// (default 1). For code whose speed a slower state of the core can
+	// hold down for a while: vector load-op forms on this project's
+	// Granite Rapids guests run 8-20 % slower in stretches of a few
+	// hundred milliseconds that no canary sees (see README).
+	Passes int
 }
 
 func (o *Options) defaults(tscHz float64) {
@@ -130,4 +137,7 @@ type Measurement struct {
 	Copies         int    // copies in the short body
 	Err            error  // the snippet could not be measured (assembly error, crash, timeout)
 	LoopRegister   string
+	// PassMedians are the cycles per instruction of every pass when
+	// Options.Passes > 1 (the measurement is the fastest of them).
+	PassMedians []float64
 }

@@ -285,3 +285,38 @@ func TestGroupedJobs(t *testing.T) {
 	}
 	t.Error("grouped measurements missed their values in 3 tries")
 }
+
+// TestPasses measures snippets in several passes: every pass's value is
+// kept, the measurement is the fastest, a crash is reported once.
+func TestPasses(t *testing.T) {
+	e, _ := hostEngine(t)
+	srcs := []string{"add rax, rax", "imul rax, rax", "add rax, rax\nud2"}
+	var snips []*Snippet
+	for _, s := range srcs {
+		snips = append(snips, snippet(t, s))
+	}
+	done := 0
+	ms := e.MeasureAll(snips, Options{Passes: 3, Group: 2}, func(n int, _ *Measurement) { done = n })
+	if done != len(srcs) {
+		t.Errorf("progress reached %d of %d", done, len(srcs))
+	}
+	if ms[2].Err == nil || len(ms[2].PassMedians) != 0 {
+		t.Errorf("the crashing snippet: err %v, passes %v", ms[2].Err, ms[2].PassMedians)
+	}
+	for i, m := range ms[:2] {
+		if m.Err != nil {
+			t.Fatalf("%q: %v", srcs[i], m.Err)
+		}
+		if len(m.PassMedians) != 3 {
+			t.Fatalf("%q: %d pass values, want 3", srcs[i], len(m.PassMedians))
+		}
+		for _, v := range m.PassMedians {
+			if v < m.PerInstr.Median {
+				t.Errorf("%q: kept %.4f, but a pass read %.4f", srcs[i], m.PerInstr.Median, v)
+			}
+		}
+		if r := m.Benchmark("test", "test").Portlab; len(r.PassMedians) != 3 {
+			t.Errorf("%q: the result lost the pass values: %v", srcs[i], r.PassMedians)
+		}
+	}
+}

@@ -70,6 +70,9 @@ type Extra struct {
 	LatCanary     float64  `yaml:"latency_canary,omitempty"`
 	TpCanary      float64  `yaml:"throughput_canary,omitempty"`
 	Warnings      []string `yaml:"warnings,omitempty"`
+	// PassMedians are the per-instruction medians of every pass of a
+	// snippet measured in several passes (Median is the fastest).
+	PassMedians []float64 `yaml:"pass_medians,omitempty,flow"`
 	// Validation are the validation counters (cache and TLB misses per
 	// repetition) when asked for; ValidationNote says why they are missing.
 	Validation     map[string]float64 `yaml:"validation_counters,omitempty"`

@@ -59,3 +59,28 @@ func TestRandomMixes(t *testing.T) {
 		t.Errorf("gen says %q, modeldb reads %q", gen.KindRandomMix, modeldb.RandomMixKind)
 	}
 }
+
+func TestVectorLoadOp(t *testing.T) {
+	for name, want := range map[string]bool{
+		"vfmadd231ps zmm, zmm, m32bcst": true,
+		"vaddpd ymm, ymm, m256":         true,
+		"addps xmm, m128":               true,
+		"vmovups ymm, m256":             true,
+		"vmovups m256, ymm":             false, // a store
+		"vaddpd ymm, ymm, ymm":          false,
+		"add r64, m64":                  false,
+		"lea r64, m":                    false,
+	} {
+		f, ok := isa.Lookup(name)
+		if !ok {
+			t.Fatalf("%q not in the catalog", name)
+		}
+		b, err := gen.Throughput(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := vectorLoadOp(b); got != want {
+			t.Errorf("vectorLoadOp(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
