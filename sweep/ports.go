@@ -62,17 +62,9 @@ func runPorts(eng *measure.Engine, o Options, forms []*isa.Form, tp map[string]f
 
 	var batch []*gen.Bench
 	flush := func() error {
-		res := measureBenches(eng, o, batch, nil)
-		for _, r := range res {
-			if r.Error != "" {
-				sum.Errors++
-				sum.ErrorForms = append(sum.ErrorForms, r.Portlab.Form)
-			}
-		}
-		sum.Benchmarks += len(res)
-		sum.Results = append(sum.Results, res...)
+		err := measureAndAppend(eng, o, batch, w, sum)
 		batch = batch[:0]
-		return w.append(res)
+		return err
 	}
 	for i, f := range forms {
 		tf, ok := tp[f.Name()]
@@ -160,4 +152,19 @@ func ProbeVariant(f, p *isa.Form) *isa.Form {
 		}
 	}
 	return p
+}
+
+// measureAndAppend measures a batch of benchmarks, counts them and their
+// errors in sum, and appends the results to the sweep's file.
+func measureAndAppend(eng *measure.Engine, o Options, batch []*gen.Bench, w *appender, sum *Summary) error {
+	res := measureBenches(eng, o, batch, nil)
+	for _, r := range res {
+		if r.Error != "" {
+			sum.Errors++
+			sum.ErrorForms = append(sum.ErrorForms, r.Portlab.Form)
+		}
+	}
+	sum.Benchmarks += len(res)
+	sum.Results = append(sum.Results, res...)
+	return w.append(res)
 }

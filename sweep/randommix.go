@@ -76,16 +76,7 @@ func runRandomMixes(eng *measure.Engine, o Options, forms []*isa.Form, tp map[st
 	}
 	for start := 0; start < len(todo); start += 64 {
 		batch := todo[start:min(start+64, len(todo))]
-		res := measureBenches(eng, o, batch, nil)
-		for _, r := range res {
-			if r.Error != "" {
-				sum.Errors++
-				sum.ErrorForms = append(sum.ErrorForms, r.Portlab.Form)
-			}
-		}
-		sum.Benchmarks += len(res)
-		sum.Results = append(sum.Results, res...)
-		if err := w.append(res); err != nil {
+		if err := measureAndAppend(eng, o, batch, w, sum); err != nil {
 			return err
 		}
 		if o.Progress != nil {
