@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"path/filepath"
 	"testing"
 
 	"portlab/gen"
@@ -82,5 +83,44 @@ func TestVectorLoadOp(t *testing.T) {
 		if got := vectorLoadOp(b); got != want {
 			t.Errorf("vectorLoadOp(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// TestRunRandomMixes measures random mixes in a sweep: they come after the
+// throughputs they are drawn from, carry their kind and parts, and a
+// resumed run with the same seed measures nothing again.
+func TestRunRandomMixes(t *testing.T) {
+	e, h := hostEngine(t)
+	forms, err := Select([]string{"add r64, r64", "imul r64, r64", "shl r64, imm8", "mov r64, m64"}, h.Has)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "mixes.yaml")
+	o := options(h)
+	o.Forms, o.Throughput, o.Latency, o.RandomMixes, o.MixSeed, o.Out = forms, true, false, 5, 3, out
+	sum, err := Run(e, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mixes := 0
+	for _, b := range sum.Results {
+		if b.Portlab.Kind != gen.KindRandomMix {
+			continue
+		}
+		mixes++
+		if b.Error != "" || len(b.Portlab.Mix) < 2 || b.Portlab.Median <= 0 {
+			t.Errorf("mix %v: error %q, median %v", b.Portlab.Mix, b.Error, b.Portlab.Median)
+		}
+	}
+	if mixes != 5 {
+		t.Fatalf("%d random mixes measured, want 5", mixes)
+	}
+	o.Resume = true
+	sum, err = Run(e, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Benchmarks != 0 {
+		t.Errorf("the resumed run measured %d benchmarks again", sum.Benchmarks)
 	}
 }
