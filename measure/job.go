@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -290,8 +291,11 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 }
 
 // measurePasses is MeasureAll with o.Passes passes over all the snippets:
-// each snippet keeps its fastest pass, with every pass's value recorded
-// and a warning when they differ by more than 1 %.
+// each snippet keeps its median pass (by cycles; the lower middle one of
+// an even count), with every pass's value recorded and a warning when
+// they differ by more than 1 %. The median, not the fastest: a pass can
+// also read too fast (its calibration caught in a slower clock than the
+// code), and the fastest of several would seek those out.
 func (e *Engine) measurePasses(snips []*Snippet, o Options, progress func(done int, m *Measurement)) []*Measurement {
 	one := o
 	one.Passes = 1
@@ -301,30 +305,30 @@ func (e *Engine) measurePasses(snips []*Snippet, o Options, progress func(done i
 	}
 	out := make([]*Measurement, len(snips))
 	for i := range snips {
-		var best *Measurement
-		var meds []float64
+		var ok []*Measurement
 		for _, ms := range passes {
-			m := ms[i]
-			if m.Err != nil {
-				continue
-			}
-			meds = append(meds, m.PerInstr.Median)
-			if best == nil || m.PerSnippet.Median < best.PerSnippet.Median {
-				best = m
+			if ms[i].Err == nil {
+				ok = append(ok, ms[i])
 			}
 		}
-		if best == nil {
-			best = passes[0][i] // failed in every pass: the first error
+		if len(ok) == 0 {
+			out[i] = passes[0][i] // failed in every pass: the first error
 		} else {
+			meds := make([]float64, len(ok))
+			for k, m := range ok {
+				meds[k] = m.PerInstr.Median
+			}
+			slices.SortStableFunc(ok, func(a, b *Measurement) int { return cmp.Compare(a.PerSnippet.Median, b.PerSnippet.Median) })
+			best := ok[(len(ok)-1)/2]
 			best.PassMedians = meds
 			lo, hi := slices.Min(meds), slices.Max(meds)
 			if lo > 0 && hi/lo > 1.01 {
-				best.Warnings = append(best.Warnings, fmt.Sprintf("%d passes read %s cycles per instruction: kept the fastest (the core ran this code slower for a while)", len(meds), formatValues(meds)))
+				best.Warnings = append(best.Warnings, fmt.Sprintf("%d passes read %s cycles per instruction: kept the median", len(meds), formatValues(meds)))
 			}
+			out[i] = best
 		}
-		out[i] = best
 		if progress != nil {
-			progress(i+1, best)
+			progress(i+1, out[i])
 		}
 	}
 	return out

@@ -51,7 +51,7 @@ type Options struct {
 	// misses) when the host has hardware counters.
 	CacheCounters bool
 	// Passes measures every snippet this many times in separate jobs, all
-	// snippets once before any a second time, and keeps the fastest pass
+	// snippets once before any a second time, and keeps the median pass
 	// (default 1). For code whose speed a slower state of the core can
 	// hold down for a while: vector load-op forms on this project's
 	// Granite Rapids guests run 8-20 % slower in stretches of a few
@@ -138,6 +138,6 @@ type Measurement struct {
 	Err            error  // the snippet could not be measured (assembly error, crash, timeout)
 	LoopRegister   string
 	// PassMedians are the cycles per instruction of every pass when
-	// Options.Passes > 1 (the measurement is the fastest of them).
+	// Options.Passes > 1 (the measurement is their median).
 	PassMedians []float64
 }

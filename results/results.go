@@ -71,7 +71,7 @@ type Extra struct {
 	TpCanary      float64  `yaml:"throughput_canary,omitempty"`
 	Warnings      []string `yaml:"warnings,omitempty"`
 	// PassMedians are the per-instruction medians of every pass of a
-	// snippet measured in several passes (Median is the fastest).
+	// snippet measured in several passes (Median is their median).
 	PassMedians []float64 `yaml:"pass_medians,omitempty,flow"`
 	// Validation are the validation counters (cache and TLB misses per
 	// repetition) when asked for; ValidationNote says why they are missing.
