@@ -2,6 +2,7 @@ package measure
 
 import (
 	"fmt"
+	"os"
 
 	"portlab/hostcpu"
 	"portlab/jit"
@@ -32,7 +33,15 @@ func NewHostEngine(cpu int) (*Engine, *hostcpu.Info, error) {
 	if _, err := asm.Version(); err != nil {
 		return nil, nil, err
 	}
+	// One measuring process per CPU: two would time-share it and both
+	// measure garbage.
+	unlock, err := jit.LockCPU(cpu, func(holder string) {
+		fmt.Fprintf(os.Stderr, "portlab: CPU %d is measuring for %s; waiting for it to finish (--cpu picks another CPU)\n", cpu, holder)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
 	r := jit.NewRunner(cpu)
 	return &Engine{Asm: asm, Runner: r, Host: Host{Has: info.Has, TSCHz: float64(info.TSCHz), CPU: info.Microarch},
-		Baseline: perf.LoadBaseline(info.Signature())}, info, nil
+		Baseline: perf.LoadBaseline(info.Signature()), unlock: unlock}, info, nil
 }

@@ -108,11 +108,16 @@ type Engine struct {
 	// Baseline is the host's quiet throughput-canary value (nil: the run's
 	// own median is the reference).
 	Baseline *perf.Baseline
+	// unlock releases the measuring lock of the runner's CPU (jit.LockCPU).
+	unlock func()
 }
 
-// Close stops the worker and saves the baseline.
+// Close stops the worker, saves the baseline and lets go of the CPU.
 func (e *Engine) Close() error {
 	e.Runner.Close()
+	if e.unlock != nil {
+		e.unlock()
+	}
 	return e.Baseline.Save()
 }
 
