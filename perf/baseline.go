@@ -2,8 +2,10 @@ package perf
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"portlab/internal/fsutil"
@@ -17,6 +19,9 @@ type Baseline struct {
 	mu    sync.Mutex
 	TpMin float64 `json:"throughput_canary_min"`
 	dirty bool
+	// recent are this run's accepted observations: a new minimum needs two
+	// of them (one job whose clock went wrong cannot set it).
+	recent []float64
 }
 
 // LoadBaseline reads the baseline of the host with signature sig ("" path
@@ -54,16 +59,31 @@ func (b *Baseline) Get() float64 {
 	return b.TpMin
 }
 
-// Observe records the median throughput canary of a run's clean
-// repetitions.
-func (b *Baseline) Observe(tp float64) {
-	if b == nil || tp < MinPlausibleTpCanary {
+// Observe records a job's median throughput canary over its clean
+// repetitions, with the median latency canary of the same repetitions: a
+// job whose latency canary is more than 1 % off its known value had its
+// clock wrong, and its throughput canary is not evidence. A new minimum
+// takes two observations at or below it, so that one bad job cannot poison
+// the baseline (which would then mark every repetition disturbed: it
+// happened twice on these machines).
+func (b *Baseline) Observe(tp, lat float64) {
+	if b == nil || tp < MinPlausibleTpCanary || math.Abs(lat-LatCanaryExpected) > 0.01*LatCanaryExpected {
 		return
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.TpMin < MinPlausibleTpCanary || tp < b.TpMin {
-		b.TpMin = tp
+	b.recent = append(b.recent, tp)
+	if len(b.recent) > 32 {
+		b.recent = b.recent[1:]
+	}
+	if len(b.recent) < 2 {
+		return
+	}
+	sorted := slices.Clone(b.recent)
+	slices.Sort(sorted)
+	candidate := sorted[1] // the second smallest: confirmed by another job
+	if b.TpMin < MinPlausibleTpCanary || candidate < b.TpMin {
+		b.TpMin = candidate
 		b.dirty = true
 	}
 }

@@ -88,24 +88,37 @@ func TestMarkDisturbedBaseline(t *testing.T) {
 }
 
 // An implausible canary value never becomes the baseline, and a stored
-// one is ignored.
+// one is ignored; a new minimum needs two jobs; a job whose latency canary
+// is off is no evidence.
 func TestBaselinePlausible(t *testing.T) {
 	b := &Baseline{}
-	b.Observe(0.05)
+	b.Observe(0.05, 3)
 	if b.Get() != 0 {
 		t.Errorf("baseline %v from an impossible canary", b.Get())
 	}
-	b.Observe(0.163)
-	b.Observe(0.06)
+	b.Observe(0.163, 3)
+	if b.Get() != 0 {
+		t.Errorf("baseline %v from one observation", b.Get())
+	}
+	b.Observe(0.165, 3.01)
+	b.Observe(0.06, 3)
+	if b.Get() != 0.165 {
+		t.Errorf("baseline %v, want 0.165 (the second smallest plausible)", b.Get())
+	}
+	b.Observe(0.126, 3)
 	if b.Get() != 0.163 {
-		t.Errorf("baseline %v, want 0.163", b.Get())
+		t.Errorf("one fast job set the baseline to %v, want 0.163 (the second smallest)", b.Get())
+	}
+	b.Observe(0.13, 2.5) // its clock was wrong
+	if b.Get() != 0.163 {
+		t.Errorf("a job with a wrong latency canary moved the baseline to %v", b.Get())
 	}
 	b.TpMin = 0.0589 // a poisoned file
 	if b.Get() != 0 {
 		t.Error("a stored implausible baseline must be ignored")
 	}
-	b.Observe(0.17)
-	if b.Get() != 0.17 {
-		t.Errorf("a plausible observation replaces a poisoned baseline: %v", b.Get())
+	b.Observe(0.17, 3)
+	if b.Get() != 0.163 {
+		t.Errorf("after a poisoned file the confirmed observations rule: %v", b.Get())
 	}
 }
