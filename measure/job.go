@@ -15,11 +15,13 @@ import (
 // Bodies of the calibration chain and the canaries. The calibration chain
 // is `add r64, r64` (latency 1 on every x86 core); the latency canary is
 // `imul r64, r64` (latency 3 on every x86-64 core since Core 2 and K10); the
-// throughput canary is eight independent adds (ALU-port bound).
+// throughput canary is eight independent register adds (ALU-port bound;
+// not `add r, imm`, whose chains some cores fold at rename at a rate that
+// varies: 6 to 8 a cycle here, which poisoned the baseline).
 const (
 	calibBody    = "add rax, rcx"
 	latCanary    = "imul rax, rcx"
-	tpCanaryBody = "add rbx, 1\nadd rsi, 1\nadd rdi, 1\nadd r9, 1\nadd r10, 1\nadd r11, 1\nadd r12, 1\nadd r13, 1"
+	tpCanaryBody = "add rbx, rcx\nadd rsi, rcx\nadd rdi, rcx\nadd r9, rcx\nadd r10, rcx\nadd r11, rcx\nadd r12, rcx\nadd r13, rcx"
 	calibCopies  = 128
 	latCopies    = 64
 	tpCopies     = 16 // 128 adds

@@ -32,7 +32,8 @@ func LoadBaseline(sig string) *Baseline {
 	if err != nil || sig == "" {
 		return b
 	}
-	b.path = filepath.Join(dir, "portlab", "baseline-"+sig+".json")
+	// v2: the canary of register adds (v1 files hold add-immediate values).
+	b.path = filepath.Join(dir, "portlab", "baseline-v2-"+sig+".json")
 	if data, err := os.ReadFile(b.path); err == nil {
 		json.Unmarshal(data, b)
 	}
