@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"math/rand"
+	"strings"
 
 	"portlab/gen"
 	"portlab/isa"
@@ -19,12 +20,15 @@ var DefaultMixForms = [2]int{2, 4}
 
 // RandomMixes draws n mixes of lo-hi distinct forms among those with a
 // measured throughput (tp), counts chosen so that each form alone would
-// take about as long as the others (gen.MixCountsN). Forms that cannot be
-// mixed are drawn again; the draw depends only on seed, the forms and tp.
+// take about as long as the others (gen.MixCountsN). Left out: forms bound
+// by the memory system or microcode (see memorySystemBound,
+// maxMixThroughput), and legacy-SSE vector forms together with VEX/EVEX
+// ones. Forms that cannot be mixed are drawn again; the draw depends only
+// on seed, the forms and tp.
 func RandomMixes(forms []*isa.Form, tp map[string]float64, n int, lo, hi int, seed int64) []*gen.Bench {
 	var pool []*isa.Form
 	for _, f := range forms {
-		if t := tp[f.Name()]; t > 0 && gen.Unmeasurable(f) == "" {
+		if t := tp[f.Name()]; t > 0 && t <= maxMixThroughput && gen.Unmeasurable(f) == "" && !memorySystemBound(f) {
 			pool = append(pool, f)
 		}
 	}
@@ -41,14 +45,22 @@ func RandomMixes(forms []*isa.Form, tp map[string]float64, n int, lo, hi int, se
 		pick := make([]*isa.Form, 0, k)
 		tps := make([]float64, 0, k)
 		seen := map[int]bool{}
-		for len(pick) < k {
+		vec := vectorNone
+		for draws := 0; len(pick) < k && draws < 100; draws++ {
 			i := rng.Intn(len(pool))
-			if seen[i] {
+			v := vectorEncoding(pool[i])
+			if seen[i] || (vec != vectorNone && v != vectorNone && v != vec) {
 				continue
 			}
 			seen[i] = true
+			if v != vectorNone {
+				vec = v
+			}
 			pick = append(pick, pool[i])
 			tps = append(tps, tp[pool[i].Name()])
+		}
+		if len(pick) < k {
+			continue
 		}
 		b, err := gen.MixN(pick, gen.MixCountsN(tps))
 		if err != nil {
@@ -58,6 +70,44 @@ func RandomMixes(forms []*isa.Form, tp map[string]float64, n int, lo, hi int, se
 		out = append(out, b)
 	}
 	return out
+}
+
+// maxMixThroughput leaves microcoded and serialising forms (over 50
+// cycles each) out of random mixes: their cost is their own, not a port's.
+const maxMixThroughput = 50
+
+// memorySystemBound reports forms whose throughput is the memory system's,
+// not a port's: non-temporal stores and cache-line flushes and write-backs.
+func memorySystemBound(f *isa.Form) bool {
+	m := f.Mnemonic
+	return strings.Contains(m, "movnt") || strings.HasPrefix(m, "clflush") || m == "clwb" || m == "clzero" || m == "maskmovq" || strings.HasSuffix(m, "maskmovdqu")
+}
+
+// Vector encodings a random mix keeps apart: legacy-SSE code after VEX or
+// EVEX code pays SSE/AVX transitions (thousands of cycles here), which no
+// compiler emits and no port model predicts.
+const (
+	vectorNone = iota
+	vectorLegacy
+	vectorAVX
+)
+
+// vectorEncoding says whether f is a legacy-SSE or a VEX/EVEX vector form
+// (general-purpose, x87 and MMX forms mix with either).
+func vectorEncoding(f *isa.Form) int {
+	for _, op := range f.Operands {
+		switch op.Kind {
+		case isa.KindXMM, isa.KindYMM, isa.KindZMM:
+			if f.Encoding == isa.Legacy {
+				return vectorLegacy
+			}
+			return vectorAVX
+		}
+	}
+	if f.Encoding == isa.VEX || f.Encoding == isa.EVEX {
+		return vectorAVX
+	}
+	return vectorNone
 }
 
 // runRandomMixes measures the random mixes the options ask for.

@@ -56,6 +56,37 @@ func TestRandomMixes(t *testing.T) {
 	if sizes[2] == 0 || sizes[3] == 0 || sizes[4] == 0 || sizes[2]+sizes[3]+sizes[4] != 50 {
 		t.Errorf("mix sizes %v, want 2, 3 and 4 forms", sizes)
 	}
+	// Legacy-SSE and VEX vector forms never share a mix; non-temporal
+	// stores and microcoded forms are never drawn.
+	var vforms []*isa.Form
+	vtp := map[string]float64{}
+	for _, n := range []string{"addps xmm, xmm", "mulps xmm, xmm", "vaddps ymm, ymm, ymm", "vmulps ymm, ymm, ymm", "add r64, r64", "imul r64, r64", "movntps m128, xmm", "cpuid"} {
+		f, ok := isa.Lookup(n)
+		if !ok {
+			t.Fatalf("%q not in the catalog", n)
+		}
+		vforms = append(vforms, f)
+		vtp[n] = 0.5
+	}
+	vtp["cpuid"] = 100
+	for _, b := range RandomMixes(vforms, vtp, 60, 2, 4, 11) {
+		legacy, avx := false, false
+		for _, p := range b.Mix {
+			f, _ := isa.Lookup(p.Form)
+			switch vectorEncoding(f) {
+			case vectorLegacy:
+				legacy = true
+			case vectorAVX:
+				avx = true
+			}
+			if p.Form == "movntps m128, xmm" || p.Form == "cpuid" {
+				t.Errorf("drew %q: %v", p.Form, b.Mix)
+			}
+		}
+		if legacy && avx {
+			t.Errorf("a mix of legacy-SSE and VEX forms: %v", b.Mix)
+		}
+	}
 	if gen.KindRandomMix != modeldb.RandomMixKind {
 		t.Errorf("gen says %q, modeldb reads %q", gen.KindRandomMix, modeldb.RandomMixKind)
 	}

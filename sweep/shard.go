@@ -90,9 +90,6 @@ func FormCost(f *isa.Form, m CostModes) float64 {
 	for _, b := range bs {
 		if kindSelected(b.Kind, m.Latency, m.Throughput) {
 			n++
-			if vectorLoadOp(b) {
-				n += 2 // measured in three passes (Options.LoadOpPasses)
-			}
 		}
 	}
 	n += m.Probes

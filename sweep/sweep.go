@@ -52,10 +52,12 @@ type Options struct {
 	// BatchForms is how many forms are assembled and measured per batch.
 	BatchForms int
 	// LoadOpPasses is how many passes measure the throughput of vector
-	// forms that read memory (measure.Options.Passes; default 3, 1 turns
-	// the passes off): on this project's hosts such code runs 8-20 %
-	// slower in stretches no canary sees, and a single pass caught in one
-	// made two sweeps disagree on 4 % of forms.
+	// forms that read memory (measure.Options.Passes, the median pass
+	// kept; 0 or 1: one). On this project's hosts such code runs 8-20 %
+	// slower in stretches that no canary sees; three passes did not make
+	// two sweeps agree more often here (95.2 % of forms either way: the
+	// stretches outlast a batch's passes) and cost 2.5 minutes, so the
+	// default is one.
 	LoadOpPasses int
 	// Progress is called after every batch.
 	Progress func(done, total int, current string)
@@ -321,10 +323,7 @@ func measureBenches(eng *measure.Engine, o Options, benches []*gen.Bench, helper
 	for i, b := range benches {
 		byMode[b.Mode] = append(byMode[b.Mode], i)
 	}
-	passes := o.LoadOpPasses
-	if passes == 0 {
-		passes = 3
-	}
+	passes := max(1, o.LoadOpPasses)
 	for i, b := range benches {
 		if passes > 1 && b.Mode == "inverse_throughput" && vectorLoadOp(b) {
 			byMode["passes"] = append(byMode["passes"], i)

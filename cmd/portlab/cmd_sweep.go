@@ -15,18 +15,19 @@ import (
 )
 
 type sweepFlags struct {
-	globs       []string
-	all         bool
-	mode, shard string
-	probes, out string
-	resume      bool
-	shards      int    // the count for --shard auto (0: from the environment)
-	mixes       int    // random-mixes mode: how many
-	mixForms    string // and of how many forms ("2-4")
-	seed        int64
-	cpu         int
-	timeout     time.Duration
-	opts        measure.Options
+	globs        []string
+	all          bool
+	mode, shard  string
+	probes, out  string
+	resume       bool
+	shards       int    // the count for --shard auto (0: from the environment)
+	mixes        int    // random-mixes mode: how many
+	mixForms     string // and of how many forms ("2-4")
+	seed         int64
+	loadOpPasses int
+	cpu          int
+	timeout      time.Duration
+	opts         measure.Options
 }
 
 func parseShard(s string) (int, int, error) {
@@ -57,7 +58,7 @@ func parseMixForms(s string) (int, int, error) {
 }
 
 func runSweep(f sweepFlags, stdout, stderr io.Writer) error {
-	o := sweep.Options{Resume: f.resume, Measure: f.opts}
+	o := sweep.Options{Resume: f.resume, Measure: f.opts, LoadOpPasses: f.loadOpPasses}
 	modes := f.mode
 	if modes == "" {
 		modes = "latency,throughput"
