@@ -43,9 +43,7 @@ func referenceClass(uarch string) string {
 
 // methodDeviations are differences that follow from how portlab measures,
 // on every core: they are checked against the bound the method implies.
-var methodDeviations = map[string]string{
-	"adc r64, r64 throughput": "the throughput stream keeps the carry-flag chain from one adc to the next (1 cycle each); uops.info breaks it",
-}
+var methodDeviations = map[string]string{}
 
 // hostDeviations are differences between the published column and what
 // portlab measured on a host of that class, each checked to still be there
@@ -155,9 +153,6 @@ func TestPublishedNumbers(t *testing.T) {
 			if pub.Throughput != nil && !math.IsNaN(s.Throughput) {
 				p := *pub.Throughput
 				ok := math.Abs(s.Throughput-p) <= math.Max(0.02, 0.08*p)
-				if f.Form == "adc r64, r64" {
-					ok = ok || math.Abs(s.Throughput-1) <= 0.03
-				}
 				check("throughput", s.Throughput, ok, fmt.Sprintf("published %.3f", p))
 			}
 		}
