@@ -86,3 +86,29 @@ func TestProbeVariant(t *testing.T) {
 		}
 	}
 }
+
+func TestCrossWidthProbes(t *testing.T) {
+	names := func(f string) string {
+		form, ok := isa.Lookup(f)
+		if !ok {
+			t.Fatalf("%q not in the catalog", f)
+		}
+		var out []string
+		for _, p := range CrossWidthProbes(form) {
+			out = append(out, p.Name())
+		}
+		return strings.Join(out, "; ")
+	}
+	for f, want := range map[string]string{
+		"vfmadd231pd zmm, zmm, zmm":  "vaddpd ymm, ymm, ymm; vmulpd ymm, ymm, ymm",
+		"vpaddd ymm {k}, ymm, m256":  "vaddpd zmm, zmm, zmm; vmulpd zmm, zmm, zmm",
+		"vaddps xmm, xmm, xmm":       "vaddpd zmm, zmm, zmm; vmulpd zmm, zmm, zmm",
+		"vmovdqu64 zmm {k}{z}, m512": "vaddpd ymm, ymm, ymm; vmulpd ymm, ymm, ymm",
+		"addps xmm, xmm":             "",
+		"add r64, r64":               "",
+	} {
+		if got := names(f); got != want {
+			t.Errorf("CrossWidthProbes(%q) = %q, want %q", f, got, want)
+		}
+	}
+}

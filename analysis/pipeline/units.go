@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"math"
 	"math/bits"
 )
 
@@ -563,6 +564,20 @@ func (r *resources) reset(block []*cdesc) {
 	}
 }
 
+// soonest returns the unit of set that is free soonest (lowest busy time;
+// the highest unit on a tie, as check picks).
+func (r *resources) soonest(set uint64) uint64 {
+	var best uint64
+	bestBusy := int64(math.MaxInt64)
+	for m := set; m != 0; m &= m - 1 {
+		unit := bits.TrailingZeros64(m)
+		if r.busy[unit] <= bestBusy {
+			best, bestBusy = 1<<unit, r.busy[unit]
+		}
+	}
+	return best
+}
+
 func (r *resources) cycleStart(cycle int) {
 	r.now = int64(cycle) * Scale
 	lim := r.now + Scale
@@ -601,9 +616,16 @@ func (r *resources) issue(d *cdesc, idx int, used []UnitUse, record bool) []Unit
 	for _, u := range d.uses {
 		ready := r.free & u.Units
 		var b uint64
-		if u.Units&(u.Units-1) == 0 {
+		switch {
+		case u.Units&(u.Units-1) == 0:
 			b = u.Units
-		} else {
+		case ready == 0:
+			// check let the instruction issue with a different choice for
+			// an earlier use of it (p[0,5] then p[0]: check gave 5 to the
+			// first, the round robin gave it 0): queue this use on the unit
+			// of its set that frees soonest.
+			b = r.soonest(u.Units)
+		default:
 			b = r.groups[r.groupIdx[u.Units]].pick(ready)
 		}
 		unit := bits.TrailingZeros64(b)
