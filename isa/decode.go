@@ -64,11 +64,20 @@ func DecodeOne(code []byte, addr uint64) (in *Inst, err error) {
 		switch c := code[pre.n]; c {
 		case 0xC4, 0xC5, 0x62:
 			if pre.rex == 0 && pre.mandatory == 0 && !pre.lock {
-				return decodeVEX(catalogTables(), code, addr, pre)
+				return checkLength(decodeVEX(catalogTables(), code, addr, pre))
 			}
 		}
 	}
-	return decodeLegacy(catalogTables(), code, addr, pre)
+	return checkLength(decodeLegacy(catalogTables(), code, addr, pre))
+}
+
+// checkLength rejects an instruction longer than 15 bytes (prefixes
+// included): the CPU raises #GP on it, whatever its bytes would mean.
+func checkLength(in *Inst, err error) (*Inst, error) {
+	if err != nil || in.Len <= 15 {
+		return in, err
+	}
+	return nil, decodeErr(in.Bytes, in.Addr, fmt.Sprintf("instruction of %d bytes: longer than the 15 x86 allows", in.Len))
 }
 
 func decodeErr(code []byte, addr uint64, msg string) *DecodeError {
