@@ -60,7 +60,7 @@ type Instr struct {
 
 // regName names register unit u as the instruction spells it.
 func (in *Instr) regName(u int) string {
-	if u >= unitMem && u < numUnits {
+	if u >= unitMem && u < unitCarry {
 		return "[" + memText(in) + "]"
 	}
 	for _, a := range in.Inst.Args {
@@ -91,6 +91,11 @@ type Builder struct {
 	// imported from llvm-mca): the idioms every x86 core since Sandy
 	// Bridge and Bulldozer recognises are used instead.
 	builtinIdioms bool
+	// splitFlags renames the carry flag apart from the other flags, as
+	// cores since Sandy Bridge and Zen do (adcx on CF and adox on OF are
+	// two chains, inc leaves CF's producer alone); models imported from
+	// llvm-mca keep its single flags register.
+	splitFlags bool
 	// PartialWrites says how a write to part of a register (al, ax, an
 	// xmm register written by legacy SSE) depends on the register's
 	// older value: PartialMerge, PartialOrder or PartialNone. NewBuilder
@@ -144,6 +149,7 @@ func NewBuilder(m *modeldb.Model) (*Builder, error) {
 		b.portIdx[p] = i
 	}
 	b.builtinIdioms = !modelMarksIdioms(m)
+	b.splitFlags = !b.builtinIdioms
 	b.PartialWrites = DefaultPartialWrites(m)
 	return b, nil
 }
@@ -651,14 +657,14 @@ func (b *Builder) Instr(in *isa.Inst) (*Instr, error) {
 	for _, r := range f.ImplicitReads {
 		addRead(regUnitByName(r), implicitAdv(r))
 	}
-	if f.FlagsRead != 0 {
-		addRead(unitFlags, implicitAdv("flags"))
+	for _, u := range b.flagUnits(f.FlagsRead) {
+		addRead(u, implicitAdv("flags"))
 	}
 	for _, r := range f.ImplicitWrites {
 		addWrite(regUnitByName(r), wlat(r))
 	}
-	if f.FlagsWritten|f.FlagsUndefined != 0 {
-		addWrite(unitFlags, wlat("flags"))
+	for _, u := range b.flagUnits(f.FlagsWritten | f.FlagsUndefined) {
+		addWrite(u, wlat("flags"))
 	}
 	// Idioms need their register inputs to be one register.
 	same := len(srcRegs) >= 2 && !f.HasMemory()
@@ -694,6 +700,24 @@ func (b *Builder) Instr(in *isa.Inst) (*Instr, error) {
 		}
 	}
 	return x, nil
+}
+
+// flagUnits returns the register units of a set of flags.
+func (b *Builder) flagUnits(fl isa.Flag) []int {
+	switch {
+	case fl == 0:
+		return nil
+	case !b.splitFlags:
+		return []int{unitFlags}
+	}
+	var us []int
+	if fl&isa.CF != 0 {
+		us = append(us, unitCarry)
+	}
+	if fl&^isa.CF != 0 {
+		us = append(us, unitFlags)
+	}
+	return us
 }
 
 // memKey renders an address for matching stores with loads.

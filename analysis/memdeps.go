@@ -108,7 +108,7 @@ func (b *Builder) forwardMemory(k *Kernel) {
 		}
 		slot, ok := slots[ld.memKey]
 		if !ok {
-			if len(slots) == numUnits-unitMem {
+			if len(slots) == unitCarry-unitMem {
 				continue
 			}
 			slot = len(slots)
@@ -165,7 +165,7 @@ func (k *Kernel) materialiseFolded() {
 		addr := addressUnits(x)
 		for r := range x.Desc.Reads {
 			rd := &x.Desc.Reads[r]
-			if rd.Reg < 0 || rd.Reg >= unitMem || slices.Contains(addr, rd.Reg) {
+			if rd.Reg < 0 || rd.Reg >= unitMem && rd.Reg < unitCarry || slices.Contains(addr, rd.Reg) {
 				continue
 			}
 			if i := lastWriter(rd.Reg, j); i >= 0 && folded(k.Instrs[i]) {

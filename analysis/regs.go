@@ -19,7 +19,8 @@ const (
 	unitST    = 65 // 8 x87 registers
 	unitSeg   = 73 // 6 segment registers
 	unitMem   = 79 // 16 memory locations a store forwards to a load (see forwardMemory)
-	numUnits  = 95
+	unitCarry = 95 // the carry flag, when it is renamed apart from the others (Builder.splitFlags)
+	numUnits  = 96
 )
 
 // regUnit returns r's register unit, or -1 for registers not tracked
@@ -88,8 +89,10 @@ func unitName(u int, vecWidth int) string {
 		return "st(" + strconv.Itoa(u-unitST) + ")"
 	case u < unitMem:
 		return [...]string{"es", "cs", "ss", "ds", "fs", "gs"}[u-unitSeg]
-	case u < numUnits:
+	case u < unitCarry:
 		return "memory " + strconv.Itoa(u-unitMem)
+	case u == unitCarry:
+		return "CF"
 	}
 	return "?"
 }
@@ -126,6 +129,7 @@ func registerClassUnits(class string) []int {
 		add(unitK, 8)
 	case "flags", "eflags", "rflags", "cc":
 		add(unitFlags, 1)
+		add(unitCarry, 1)
 	default:
 		return nil
 	}
