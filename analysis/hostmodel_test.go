@@ -77,19 +77,7 @@ func TestMeasuredModelRules(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := NewBuilder(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, err := b.Kernel(regs[0])
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		rep, err := Analyze(k, Options{Iterations: 200}, Views{})
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		got := rep.CyclesPerIteration()
+		got := simulate(t, m, regs[0], 200)
 		if math.Abs(got-c.want) > c.tol*c.want+0.05 {
 			t.Errorf("%s: %.2f cycles/iteration, want %.2f: %s", c.name, got, c.want, c.why)
 		}
@@ -142,21 +130,9 @@ instruction_forms:
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := NewBuilder(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := b.Kernel(regs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Analyze(k, Options{Iterations: 100}, Views{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Ports 0, 1, 5 carry 1+1.5+1.5+1+3+1+1+1 = 11 cycles (+1.5 that may
 	// go to 2 or 3) an iteration: at least 3.7 cycles.
-	if c := rep.CyclesPerIteration(); c < 3.6 || c > 8 {
+	if c := simulate(t, m, regs[0], 100); c < 3.6 || c > 8 {
 		t.Errorf("%.2f cycles/iteration", c)
 	}
 }
@@ -193,20 +169,27 @@ instruction_forms:
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := NewBuilder(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, err := b.Kernel(regs[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := Analyze(k, Options{Iterations: 200}, Views{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := rep.CyclesPerIteration(); math.Abs(got-c.want) > 0.1 {
+		if got := simulate(t, m, regs[0], 200); math.Abs(got-c.want) > 0.1 {
 			t.Errorf("idioms marked %v: %.2f cycles/iteration, want %.0f", c.idioms, got, c.want)
 		}
 	}
+}
+
+// simulate builds a region with model m and returns the simulated cycles
+// per iteration over n iterations.
+func simulate(t *testing.T, m *modeldb.Model, r *input.Region, n int) float64 {
+	t.Helper()
+	b, err := NewBuilder(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := b.Kernel(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Analyze(k, Options{Iterations: n}, Views{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep.CyclesPerIteration()
 }
