@@ -120,8 +120,17 @@ func (e *Engine) prepare(s *Snippet) *prepared {
 	}
 	p.frame = e.frameFor(s, loopReg)
 	if s.ResetPointers {
+		// Address registers go back to their start every loop iteration,
+		// so pointer increments cannot run away; not those the snippet
+		// loads from memory (an index chain through memory): resetting
+		// them would cut the chain and let loop iterations overlap.
 		bases, indexes := memRegisters(s.Source, s.ATT)
-		p.frame.Reset = append(sortedKeys(bases), sortedKeys(indexes)...)
+		loaded := loadedRegisters(s.Source, s.ATT)
+		for _, r := range append(sortedKeys(bases), sortedKeys(indexes)...) {
+			if !loaded[r] {
+				p.frame.Reset = append(p.frame.Reset, r)
+			}
+		}
 	}
 	lines := strings.Count(strings.TrimRight(s.Source, "\n"), "\n") + 1
 	p.probe = &jit.Unit{Name: s.Name, Source: jit.ProbeSource(s.Source), ATT: s.ATT,

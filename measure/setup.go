@@ -53,6 +53,39 @@ func memRegisters(src string, att bool) (bases, indexes map[string]bool) {
 	return
 }
 
+// loadedRegisters returns the general-purpose registers the snippet loads
+// from memory (mov, movzx, movsx, movsxd with a memory source): an index
+// or pointer chain through memory, which must carry from copy to copy.
+func loadedRegisters(src string, att bool) map[string]bool {
+	out := map[string]bool{}
+	for _, line := range strings.Split(stripAll(src), "\n") {
+		f := strings.Fields(strings.TrimSpace(line))
+		if len(f) < 2 {
+			continue
+		}
+		if !strings.HasPrefix(strings.ToLower(f[0]), "mov") { // vector moves fall out below: no GPR destination
+			continue
+		}
+		ops := strings.Join(f[1:], " ")
+		first, last, ok := strings.Cut(ops, ",")
+		if !ok {
+			continue
+		}
+		dst, srcOp := strings.TrimSpace(first), last
+		if att {
+			i := strings.LastIndex(ops, ",")
+			dst, srcOp = strings.TrimPrefix(strings.TrimSpace(ops[i+1:]), "%"), ops[:i]
+		}
+		if !strings.ContainsAny(srcOp, "[(") {
+			continue
+		}
+		if r := jit.GPR64(strings.ToLower(dst)); r != "" {
+			out[r] = true
+		}
+	}
+	return out
+}
+
 // Default register values: small, odd and non-zero, so that divisors are
 // non-zero, shift counts are not zero, and RDX:RAX / r never overflows.
 const defaultGPR = 0x13

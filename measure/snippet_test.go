@@ -95,3 +95,13 @@ func TestExegesisSnippetFilesRunUnchanged(t *testing.T) {
 		t.Errorf("wrong DEFREG should trap with SIGILL, got %v", m.Err)
 	}
 }
+
+func TestLoadedRegisters(t *testing.T) {
+	intel := "mov rax, QWORD PTR [rdi+rax*8]\nand eax, 511\nmovzx ecx, BYTE PTR [rsi]\nmov rdx, rbx\nvmovups ymm0, [rsi]\nmov QWORD PTR [rdi], r8\n"
+	att := "movq (%rdi,%rax,8), %rax\nmovzbl (%rsi), %ecx\nmovq %rbx, %rdx\nmovq %r8, (%rdi)\n"
+	for name, got := range map[string]map[string]bool{"intel": loadedRegisters(intel, false), "att": loadedRegisters(att, true)} {
+		if len(got) != 2 || !got["rax"] || !got["rcx"] {
+			t.Errorf("%s: %v, want rax and rcx", name, got)
+		}
+	}
+}
