@@ -122,9 +122,10 @@ func (e *Engine) prepare(s *Snippet) *prepared {
 	if s.ResetPointers {
 		// Address registers go back to their start every loop iteration,
 		// so pointer increments cannot run away; not those the snippet
-		// loads from memory (an index chain through memory): resetting
-		// them would cut the chain and let loop iterations overlap.
-		bases, indexes := memRegisters(s.Source, s.ATT)
+		// loads from memory (an index chain through memory), nor those
+		// only lea and nop name (no access): resetting them would cut a
+		// chain and let loop iterations overlap.
+		bases, indexes := memRegisters(memoryAccesses(s.Source), s.ATT)
 		loaded := loadedRegisters(s.Source, s.ATT)
 		for _, r := range append(sortedKeys(bases), sortedKeys(indexes)...) {
 			if !loaded[r] {

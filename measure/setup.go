@@ -53,6 +53,24 @@ func memRegisters(src string, att bool) (bases, indexes map[string]bool) {
 	return
 }
 
+// memoryAccesses returns the lines of src that access memory: without lea
+// (an address computed, never loaded) and nop (a memory operand for its
+// length only).
+func memoryAccesses(src string) string {
+	var keep []string
+	for _, line := range strings.Split(src, "\n") {
+		f := strings.Fields(stripAll(line))
+		if len(f) > 0 {
+			m := strings.ToLower(f[0])
+			if strings.HasPrefix(m, "lea") || strings.HasPrefix(m, "nop") {
+				continue
+			}
+		}
+		keep = append(keep, line)
+	}
+	return strings.Join(keep, "\n")
+}
+
 // loadedRegisters returns the general-purpose registers the snippet loads
 // from memory (mov, movzx, movsx, movsxd with a memory source): an index
 // or pointer chain through memory, which must carry from copy to copy.

@@ -105,3 +105,11 @@ func TestLoadedRegisters(t *testing.T) {
 		}
 	}
 }
+
+func TestMemoryAccesses(t *testing.T) {
+	src := "lea rax, [rax+rax*2+7]\nmov rbx, QWORD PTR [rsi]\nnop DWORD PTR [rax+rax*1+0x0]\nleaq 8(%rdi), %rdi\n"
+	bases, indexes := memRegisters(memoryAccesses(src), false)
+	if len(bases) != 1 || !bases["rsi"] || len(indexes) != 0 {
+		t.Errorf("bases %v, indexes %v: want rsi only (lea and nop access no memory)", bases, indexes)
+	}
+}
