@@ -62,7 +62,7 @@ func (bt *Batch) Builder() *Builder { return bt.b }
 // Predict simulates the instructions.
 func (bt *Batch) Predict(insts []*isa.Inst) (Prediction, error) {
 	k := &bt.kernel
-	k.Instrs, k.forwarded = k.Instrs[:0], false
+	k.Instrs = k.Instrs[:0]
 	for _, in := range insts {
 		x, err := bt.b.Instr(in)
 		if err != nil {

@@ -22,9 +22,6 @@ type Kernel struct {
 	Instrs []*Instr
 	// Notes say where the analysis filled in what the model lacks.
 	Notes []string
-	// forwarded says that stores feed later loads of the same address
-	// through memory units (the model gives a forwarding latency).
-	forwarded bool
 }
 
 // Instr is one instruction of a kernel.

@@ -125,8 +125,36 @@ func (b *Builder) forwardMemory(k *Kernel) {
 			ld.Desc.Writes[w].Latency = max(0, ld.Desc.Writes[w].Latency-loadPart) + through
 		}
 		ld.Desc.Reads = append(ld.Desc.Reads, pipeline.Read{Reg: u})
-		k.forwarded = true
 	}
+}
+
+// lastWriter returns the instruction that last wrote unit u before
+// instruction before: in this iteration (dist 0) or, when none does, the
+// previous one (dist 1).
+func (k *Kernel) lastWriter(u, before int) (i, dist int, ok bool) {
+	for i := before - 1; i >= 0; i-- {
+		if writesUnit(&k.Instrs[i].Desc, u) {
+			return i, 0, true
+		}
+	}
+	for i := len(k.Instrs) - 1; i >= before; i-- {
+		if writesUnit(&k.Instrs[i].Desc, u) {
+			return i, 1, true
+		}
+	}
+	return 0, 0, false
+}
+
+// readsMemoryUnits reports whether forwardMemory linked a store to a load.
+func (k *Kernel) readsMemoryUnits() bool {
+	for _, x := range k.Instrs {
+		for _, r := range x.Desc.Reads {
+			if r.Reg >= unitMem && r.Reg < unitCarry {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func writesUnit(d *pipeline.InstrDesc, u int) bool {
@@ -145,18 +173,8 @@ func writesUnit(d *pipeline.InstrDesc, u int) bool {
 // address generation take the folded value as it is (measured: add rax, 8
 // feeding [rdx+rax] runs at load throughput).
 func (k *Kernel) materialiseFolded() {
-	n := len(k.Instrs)
 	folded := func(x *Instr) bool {
 		return x.Latency == 0 && x.Idiom == "" && len(x.Desc.Writes) > 0 && !x.Desc.MayLoad
-	}
-	lastWriter := func(u, before int) int {
-		for step := 1; step <= n; step++ {
-			i := ((before-step)%n + n) % n
-			if writesUnit(&k.Instrs[i].Desc, u) {
-				return i
-			}
-		}
-		return -1
 	}
 	for j, x := range k.Instrs {
 		if folded(x) || x.Desc.IndependentReads || x.Idiom != "" {
@@ -168,7 +186,7 @@ func (k *Kernel) materialiseFolded() {
 			if rd.Reg < 0 || rd.Reg >= unitMem && rd.Reg < unitCarry || slices.Contains(addr, rd.Reg) {
 				continue
 			}
-			if i := lastWriter(rd.Reg, j); i >= 0 && folded(k.Instrs[i]) {
+			if i, _, ok := k.lastWriter(rd.Reg, j); ok && folded(k.Instrs[i]) {
 				rd.Advance = min(rd.Advance, -1)
 			}
 		}

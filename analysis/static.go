@@ -74,25 +74,7 @@ type depEdge struct {
 // expression whose registers do not change in between (weight: the
 // store's latency plus whatever store-to-load forwarding adds to a load).
 func (k *Kernel) Dependencies() []depEdge {
-	n := len(k.Instrs)
 	var edges []depEdge
-	lastWriter := func(u, before int) (int, int, bool) {
-		for i := before - 1; i >= 0; i-- {
-			for _, w := range k.Instrs[i].Desc.Writes {
-				if w.Reg == u {
-					return i, 0, true
-				}
-			}
-		}
-		for i := n - 1; i >= before; i-- {
-			for _, w := range k.Instrs[i].Desc.Writes {
-				if w.Reg == u {
-					return i, 1, true
-				}
-			}
-		}
-		return 0, 0, false
-	}
 	writeLat := func(i, u int) int {
 		x := k.Instrs[i]
 		if x.Desc.OptimizableMove {
@@ -112,7 +94,7 @@ func (k *Kernel) Dependencies() []depEdge {
 		}
 		seen := map[int]bool{}
 		for _, r := range x.Desc.Reads {
-			i, dist, ok := lastWriter(r.Reg, j)
+			i, dist, ok := k.lastWriter(r.Reg, j)
 			if !ok {
 				continue
 			}
@@ -132,9 +114,9 @@ func (k *Kernel) Dependencies() []depEdge {
 			edges = append(edges, depEdge{From: i, To: j, Dist: dist, Weight: w, Via: k.Instrs[i].regName(r.Reg)})
 		}
 	}
-	// Memory: a store then a load of the same address (unless the
-	// builder made it a register dependency through a memory unit).
-	if k.forwarded {
+	// Memory: a store then a load of the same address, unless the builder
+	// made that a register dependency through a memory unit (found above).
+	if k.readsMemoryUnits() {
 		return edges
 	}
 	fwd := k.Model.StoreToLoadForwardLatency
