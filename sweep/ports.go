@@ -128,16 +128,8 @@ func CrossWidthProbes(f *isa.Form) []*isa.Form {
 	if f.Encoding == isa.Legacy {
 		return nil
 	}
-	vector, wide := false, false
-	for _, op := range f.Operands {
-		switch op.Kind {
-		case isa.KindXMM, isa.KindYMM:
-			vector = true
-		case isa.KindZMM, isa.KindM512:
-			vector, wide = true, true
-		}
-	}
-	if !vector {
+	vector, wide := vectorOperands(f)
+	if !vector && !wide {
 		return nil
 	}
 	names := []string{"vaddpd zmm, zmm, zmm", "vmulpd zmm, zmm, zmm"}
@@ -177,15 +169,8 @@ func ProbeVariant(f, p *isa.Form) *isa.Form {
 	if p.Encoding != isa.VEX || !strings.Contains(name, "ymm") {
 		return p
 	}
-	legacySSE, wide := false, false
-	for _, op := range f.Operands {
-		switch op.Kind {
-		case isa.KindXMM:
-			legacySSE = legacySSE || f.Encoding == isa.Legacy
-		case isa.KindZMM, isa.KindM512:
-			wide = true
-		}
-	}
+	vector, wide := vectorOperands(f)
+	legacySSE := vector && f.Encoding == isa.Legacy
 	switch {
 	case legacySSE:
 		mnemonic, _, _ := strings.Cut(name, " ")
@@ -215,4 +200,20 @@ func measureAndAppend(eng *measure.Engine, o Options, batch []*gen.Bench, w *app
 	sum.Benchmarks += len(res)
 	sum.Results = append(sum.Results, res...)
 	return w.append(res)
+}
+
+// vectorOperands reports whether f has vector register operands (xmm, ymm,
+// zmm) and whether it is 512 bits wide (a zmm register or an m512 operand).
+func vectorOperands(f *isa.Form) (vector, wide bool) {
+	for _, op := range f.Operands {
+		switch op.Kind {
+		case isa.KindXMM, isa.KindYMM:
+			vector = true
+		case isa.KindZMM:
+			vector, wide = true, true
+		case isa.KindM512:
+			wide = true
+		}
+	}
+	return vector, wide
 }

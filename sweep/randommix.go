@@ -95,16 +95,9 @@ const (
 // vectorEncoding says whether f is a legacy-SSE or a VEX/EVEX vector form
 // (general-purpose, x87 and MMX forms mix with either).
 func vectorEncoding(f *isa.Form) int {
-	for _, op := range f.Operands {
-		switch op.Kind {
-		case isa.KindXMM, isa.KindYMM, isa.KindZMM:
-			if f.Encoding == isa.Legacy {
-				return vectorLegacy
-			}
-			return vectorAVX
-		}
-	}
-	if f.Encoding == isa.VEX || f.Encoding == isa.EVEX {
+	if vector, _ := vectorOperands(f); vector && f.Encoding == isa.Legacy {
+		return vectorLegacy
+	} else if vector || f.Encoding == isa.VEX || f.Encoding == isa.EVEX {
 		return vectorAVX
 	}
 	return vectorNone

@@ -155,3 +155,33 @@ func TestRunRandomMixes(t *testing.T) {
 		t.Errorf("the resumed run measured %d benchmarks again", sum.Benchmarks)
 	}
 }
+
+// TestLoadOpPasses: with LoadOpPasses a sweep measures the throughput of
+// vector load-op forms in that many passes, and nothing else.
+func TestLoadOpPasses(t *testing.T) {
+	e, h := hostEngine(t)
+	forms, err := Select([]string{"vaddps xmm, xmm, m128", "add r64, r64"}, h.Has)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := options(h)
+	o.Forms, o.LoadOpPasses = forms, 3
+	sum, err := Run(e, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := false
+	for _, b := range sum.Results {
+		x := b.Portlab
+		want := 0
+		if x.Kind == gen.KindThroughput && x.Form == "vaddps xmm, xmm, m128" {
+			want, seen = 3, true
+		}
+		if len(x.PassMedians) != want {
+			t.Errorf("%s %s %s: %d pass values, want %d", x.Form, x.Kind, x.Operands, len(x.PassMedians), want)
+		}
+	}
+	if !seen {
+		t.Error("no throughput result for vaddps xmm, xmm, m128")
+	}
+}

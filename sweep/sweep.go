@@ -9,10 +9,13 @@ package sweep
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -313,50 +316,38 @@ func measureBenches(eng *measure.Engine, o Options, benches []*gen.Bench, helper
 	if len(benches) == 0 {
 		return nil
 	}
-	snips := make([]*measure.Snippet, len(benches))
-	for i, b := range benches {
-		snips[i] = b.Snippet
+	// One MeasureAll per set of options: the mode, and the passes vector
+	// load-op throughputs get (LoadOpPasses).
+	type options struct {
+		mode   string
+		passes int
 	}
-	var out []*results.Benchmark
-	// One MeasureAll per mode (options differ).
-	byMode := map[string][]int{}
+	groups := map[options][]int{}
 	for i, b := range benches {
-		byMode[b.Mode] = append(byMode[b.Mode], i)
-	}
-	passes := max(1, o.LoadOpPasses)
-	for i, b := range benches {
-		if passes > 1 && b.Mode == "inverse_throughput" && vectorLoadOp(b) {
-			byMode["passes"] = append(byMode["passes"], i)
+		key := options{b.Mode, 1}
+		if b.Mode == "inverse_throughput" && vectorLoadOp(b) {
+			key.passes = max(1, o.LoadOpPasses)
 		}
+		groups[key] = append(groups[key], i)
 	}
-	if len(byMode["passes"]) > 0 {
-		var rest []int
-		for _, i := range byMode["inverse_throughput"] {
-			if !vectorLoadOp(benches[i]) {
-				rest = append(rest, i)
-			}
-		}
-		byMode["inverse_throughput"] = rest
-	}
+	// latency sorts before inverse_throughput: latency first, as before.
+	keys := slices.SortedFunc(maps.Keys(groups), func(a, b options) int {
+		return cmp.Or(cmp.Compare(b.mode, a.mode), cmp.Compare(a.passes, b.passes))
+	})
 	ms := make([]*measure.Measurement, len(benches))
-	for _, mode := range []string{"latency", "inverse_throughput", "passes"} {
-		idx := byMode[mode]
-		if len(idx) == 0 {
-			continue
-		}
+	for _, key := range keys {
+		idx := groups[key]
 		sub := make([]*measure.Snippet, len(idx))
 		for k, i := range idx {
-			sub[k] = snips[i]
+			sub[k] = benches[i].Snippet
 		}
 		mo := o.Measure
-		mo.Mode = mode
-		if mode == "passes" {
-			mo.Mode, mo.Passes = "inverse_throughput", passes
-		}
+		mo.Mode, mo.Passes = key.mode, key.passes
 		for k, m := range eng.MeasureAll(sub, mo, nil) {
 			ms[idx[k]] = m
 		}
 	}
+	var out []*results.Benchmark
 	for i, b := range benches {
 		out = append(out, toResult(b, ms[i], o, helpers))
 	}
@@ -369,16 +360,13 @@ func vectorLoadOp(b *gen.Bench) bool {
 	if b.Kind != gen.KindThroughput || b.Form == nil {
 		return false
 	}
-	mem, vec := false, false
+	vector, _ := vectorOperands(b.Form)
 	for _, op := range b.Form.Operands {
-		switch {
-		case op.Kind.IsMemory() && op.Kind != isa.KindM && op.Access&isa.Read != 0:
-			mem = true
-		case op.Kind == isa.KindXMM || op.Kind == isa.KindYMM || op.Kind == isa.KindZMM:
-			vec = true
+		if vector && op.Kind.IsMemory() && op.Kind != isa.KindM && op.Access&isa.Read != 0 {
+			return true
 		}
 	}
-	return mem && vec
+	return false
 }
 
 func toResult(b *gen.Bench, m *measure.Measurement, o Options, helpers map[string]float64) *results.Benchmark {
