@@ -55,7 +55,10 @@ func MixN(forms []*isa.Form, counts []int) (*Bench, error) {
 	// Streams are made in the order forms[1:], then forms[0] (which takes
 	// what the others leave). Forms whose destinations are inputs share
 	// the rotating registers; the others need only two each.
-	order := append(append([]int(nil), rangeTo(1, len(forms))...), 0)
+	var order []int
+	for i := 1; i <= len(forms); i++ {
+		order = append(order, i%len(forms))
+	}
 	chainedLeft, plainLeft := 0, 0
 	for _, i := range order {
 		if chained(forms[i]) {
@@ -158,14 +161,6 @@ func MixN(forms []*isa.Form, counts []int) (*Bench, error) {
 	}
 	s.Name = "mix " + strings.Join(name, " + ")
 	return &Bench{Form: forms[0], Kind: KindPorts, Snippet: s, Mode: "inverse_throughput", Mix: parts}, nil
-}
-
-func rangeTo(lo, hi int) []int {
-	var out []int
-	for i := lo; i < hi; i++ {
-		out = append(out, i)
-	}
-	return out
 }
 
 func quoteAll(ss []string) []string {

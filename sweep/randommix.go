@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"fmt"
 	"math/rand"
 	"strings"
 
@@ -109,8 +110,12 @@ func runRandomMixes(eng *measure.Engine, o Options, forms []*isa.Form, tp map[st
 	if lo == 0 && hi == 0 {
 		lo, hi = DefaultMixForms[0], DefaultMixForms[1]
 	}
+	drawn := RandomMixes(forms, tp, o.RandomMixes, lo, hi, o.MixSeed)
+	if len(drawn) == 0 {
+		return fmt.Errorf("random mixes: no mix of %d-%d forms can be drawn from the %d selected forms (they need a measured throughput, at most %d cycles, and must not be bound by the memory system)", lo, hi, len(forms), maxMixThroughput)
+	}
 	var todo []*gen.Bench
-	for _, b := range RandomMixes(forms, tp, o.RandomMixes, lo, hi, o.MixSeed) {
+	for _, b := range drawn {
 		if done[benchID(b)] {
 			sum.Skipped++
 			continue

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"portlab/gen"
@@ -183,5 +184,20 @@ func TestLoadOpPasses(t *testing.T) {
 	}
 	if !seen {
 		t.Error("no throughput result for vaddps xmm, xmm, m128")
+	}
+}
+
+// A random-mix sweep that cannot draw a mix says why instead of measuring
+// nothing.
+func TestRunRandomMixesNothingToDraw(t *testing.T) {
+	e, h := hostEngine(t)
+	forms, err := Select([]string{"movntps m128, xmm"}, h.Has)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := options(h)
+	o.Forms, o.Latency, o.RandomMixes = forms, false, 5
+	if _, err := Run(e, o); err == nil || !strings.Contains(err.Error(), "no mix of 2-4 forms can be drawn from the 1 selected forms") {
+		t.Errorf("err = %v", err)
 	}
 }
