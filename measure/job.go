@@ -478,7 +478,7 @@ func (e *Engine) runGroup(ps []*prepared, ms []*Measurement, shared []*jit.Objec
 			// snippet's clean repetitions.
 			s := perf.Summarize(reps[0])
 			if s.Clean > 0 {
-				e.Baseline.Observe(s.Canaries.Throughput.Median, s.Canaries.Latency.Median)
+				e.Baseline.Observe(perf.CleanTpCanaries(reps[0]), s.Canaries.Latency.Median)
 			}
 		}
 		if clean >= (o.Reps+1)/2 {

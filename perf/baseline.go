@@ -19,10 +19,15 @@ type Baseline struct {
 	mu    sync.Mutex
 	TpMin float64 `json:"throughput_canary_min"`
 	dirty bool
-	// recent are this run's accepted observations: a new minimum needs two
-	// of them (one job whose clock went wrong cannot set it).
-	recent []float64
+	// Recent are the latest quiet jobs' canary medians, this run's and
+	// earlier runs' (kept in the file, so that short runs of one job each
+	// still build a baseline): a new minimum needs ConfirmJobs of them that
+	// agree.
+	Recent []float64 `json:"recent_quiet_jobs,omitempty"`
 }
+
+// recentJobs is how many quiet jobs' canaries the baseline remembers.
+const recentJobs = 32
 
 // LoadBaseline reads the baseline of the host with signature sig ("" path
 // when the cache directory is unknown: an in-memory baseline).
@@ -32,8 +37,10 @@ func LoadBaseline(sig string) *Baseline {
 	if err != nil || sig == "" {
 		return b
 	}
-	// v2: the canary of register adds (v1 files hold add-immediate values).
-	b.path = filepath.Join(dir, "portlab", "baseline-v2-"+sig+".json")
+	// v2: the canary of register adds (v1 files hold add-immediate values);
+	// v3: minima confirmed by three quiet jobs (v2 files could hold a
+	// value that two disturbed jobs agreed on).
+	b.path = filepath.Join(dir, "portlab", "baseline-v3-"+sig+".json")
 	if data, err := os.ReadFile(b.path); err == nil {
 		json.Unmarshal(data, b)
 	}
@@ -60,33 +67,69 @@ func (b *Baseline) Get() float64 {
 	return b.TpMin
 }
 
-// Observe records a job's median throughput canary over its clean
-// repetitions, with the median latency canary of the same repetitions: a
-// job whose latency canary is more than 1 % off its known value had its
-// clock wrong, and its throughput canary is not evidence. A new minimum
-// takes two observations at or below it, so that one bad job cannot poison
-// the baseline (which would then mark every repetition disturbed: it
-// happened twice on these machines).
-func (b *Baseline) Observe(tp, lat float64) {
-	if b == nil || tp < MinPlausibleTpCanary || math.Abs(lat-LatCanaryExpected) > 0.01*LatCanaryExpected {
+// Observe records a job's throughput canaries over its clean repetitions,
+// with the median latency canary of the same repetitions. A job is
+// evidence only when its latency canary is within 1 % of its known value
+// (else its clock was wrong) and its throughput canaries agree with each
+// other (interquartile range within ObserveSpread of their median: a busy
+// sibling scatters them, and on these machines it scattered some jobs'
+// canaries as low as 0.04 on a core whose quiet value is 0.25). A new
+// minimum takes ConfirmJobs such jobs whose medians lie within 1 % of each
+// other, so that neither one bad job nor a few scattered ones can poison the
+// baseline (which would then mark every repetition disturbed: it happened
+// three times on these machines).
+func (b *Baseline) Observe(tps []float64, lat float64) {
+	if b == nil || len(tps) < 5 || math.Abs(lat-LatCanaryExpected) > 0.01*LatCanaryExpected {
+		return
+	}
+	q := slices.Clone(tps)
+	slices.Sort(q)
+	med, q1, q3 := quantile(q, 0.5), quantile(q, 0.25), quantile(q, 0.75)
+	if med < MinPlausibleTpCanary || (q3-q1) > ObserveSpread*med {
 		return
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.recent = append(b.recent, tp)
-	if len(b.recent) > 32 {
-		b.recent = b.recent[1:]
+	b.Recent = append(b.Recent, med)
+	if len(b.Recent) > recentJobs {
+		b.Recent = b.Recent[len(b.Recent)-recentJobs:]
 	}
-	if len(b.recent) < 2 {
+	b.dirty = true
+	sorted := slices.Clone(b.Recent)
+	slices.Sort(sorted)
+	// The smallest value with ConfirmJobs-1 others within 1 % above it.
+	for i := 0; i+ConfirmJobs-1 < len(sorted); i++ {
+		if sorted[i+ConfirmJobs-1] > sorted[i]*1.01 {
+			continue
+		}
+		candidate := sorted[i+ConfirmJobs-1]
+		if b.TpMin < MinPlausibleTpCanary || candidate < b.TpMin {
+			b.TpMin = candidate
+		}
 		return
 	}
-	sorted := slices.Clone(b.recent)
-	slices.Sort(sorted)
-	candidate := sorted[1] // the second smallest: confirmed by another job
-	if b.TpMin < MinPlausibleTpCanary || candidate < b.TpMin {
-		b.TpMin = candidate
-		b.dirty = true
+}
+
+// ObserveSpread is the widest interquartile range (relative to the median)
+// of a job's throughput canaries for the job to count as quiet evidence.
+const ObserveSpread = 0.02
+
+// ConfirmJobs is how many quiet jobs must agree (within 1 %) on a new
+// baseline minimum.
+const ConfirmJobs = 3
+
+// quantile returns the q-quantile of sorted values (linear interpolation).
+func quantile(sorted []float64, q float64) float64 {
+	if len(sorted) == 0 {
+		return math.NaN()
 	}
+	pos := q * float64(len(sorted)-1)
+	lo := int(pos)
+	if lo+1 >= len(sorted) {
+		return sorted[lo]
+	}
+	f := pos - float64(lo)
+	return sorted[lo]*(1-f) + sorted[lo+1]*f
 }
 
 // Save writes the baseline back if it changed.

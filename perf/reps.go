@@ -43,8 +43,8 @@ const (
 
 // MarkDisturbed flags repetitions that a guard rejects: a context switch or
 // migration, a latency canary off its known value, a throughput canary slower
-// than the run's median, or a core clock that moved between the two
-// calibrations.
+// than the run's median or off the host's quiet value either way, or a core
+// clock that moved between the two calibrations.
 //
 // baseline is the fastest throughput canary this host has shown when quiet
 // (0 = unknown): a repetition whose canary is more than TpCanaryTolerance
@@ -72,10 +72,28 @@ func MarkDisturbed(reps []Rep, baseline float64) {
 			r.Disturbed, r.Reason = true, fmt.Sprintf("latency canary %.3f (want %.1f)", r.LatCanary, LatCanaryExpected)
 		case tpMed > 0 && (r.TpCanary-tpMed)/tpMed > TpCanaryTolerance:
 			r.Disturbed, r.Reason = true, fmt.Sprintf("throughput canary %.3f, %.0f%% above the quiet value %.3f (busy SMT sibling?)", r.TpCanary, 100*(r.TpCanary-tpMed)/tpMed, tpMed)
+		case baseline > 0 && (baseline-r.TpCanary)/baseline > TpCanaryTolerance:
+			// Faster than the machine can run it: the short canary body's
+			// first length was slowed (an interruption, a busy sibling), so
+			// the difference of the two lengths came out small. The
+			// snippet's two lengths ran under the same disturbance.
+			r.Disturbed, r.Reason = true, fmt.Sprintf("throughput canary %.3f, %.0f%% below the quiet value %.3f (its timing was disturbed)", r.TpCanary, 100*(baseline-r.TpCanary)/baseline, baseline)
 		case r.CalibrationDrift > DriftTolerance:
 			r.Disturbed, r.Reason = true, fmt.Sprintf("core clock drifted %.1f%% within the repetition", 100*r.CalibrationDrift)
 		}
 	}
+}
+
+// CleanTpCanaries returns the throughput canaries of the undisturbed
+// repetitions.
+func CleanTpCanaries(reps []Rep) []float64 {
+	var v []float64
+	for _, r := range reps {
+		if !r.Disturbed {
+			v = append(v, r.TpCanary)
+		}
+	}
+	return v
 }
 
 // CountClean returns the number of undisturbed repetitions.

@@ -88,37 +88,91 @@ func TestMarkDisturbedBaseline(t *testing.T) {
 }
 
 // An implausible canary value never becomes the baseline, and a stored
-// one is ignored; a new minimum needs two jobs; a job whose latency canary
-// is off is no evidence.
+// one is ignored; a new minimum needs three quiet jobs that agree; a job
+// whose latency canary is off, or whose canaries scatter, is no evidence.
 func TestBaselinePlausible(t *testing.T) {
+	quiet := func(v float64) []float64 { return []float64{v, v, v * 1.001, v * 0.999, v, v * 1.002} }
 	b := &Baseline{}
-	b.Observe(0.05, 3)
+	b.Observe(quiet(0.05), 3)
 	if b.Get() != 0 {
 		t.Errorf("baseline %v from an impossible canary", b.Get())
 	}
-	b.Observe(0.163, 3)
+	b.Observe(quiet(0.250), 3)
+	b.Observe(quiet(0.251), 3)
 	if b.Get() != 0 {
-		t.Errorf("baseline %v from one observation", b.Get())
+		t.Errorf("baseline %v from two observations", b.Get())
 	}
-	b.Observe(0.165, 3.01)
-	b.Observe(0.06, 3)
-	if b.Get() != 0.165 {
-		t.Errorf("baseline %v, want 0.165 (the second smallest plausible)", b.Get())
+	b.Observe(quiet(0.2505), 3.01)
+	if got := b.Get(); got != 0.251 {
+		t.Errorf("baseline %v, want 0.251 (the largest of three agreeing jobs)", got)
 	}
-	b.Observe(0.126, 3)
-	if b.Get() != 0.163 {
-		t.Errorf("one fast job set the baseline to %v, want 0.163 (the second smallest)", b.Get())
+	// Disturbed jobs, as seen on a Zen 3 guest beside a busy sibling: their
+	// canaries scatter, so none is evidence even when several are low.
+	for _, v := range []float64{0.13, 0.131, 0.1305, 0.07} {
+		b.Observe([]float64{v, v * 0.6, v * 1.4, v * 0.9, v * 1.2, v}, 3)
 	}
-	b.Observe(0.13, 2.5) // its clock was wrong
-	if b.Get() != 0.163 {
-		t.Errorf("a job with a wrong latency canary moved the baseline to %v", b.Get())
+	if got := b.Get(); got != 0.251 {
+		t.Errorf("scattered fast jobs moved the baseline to %v", got)
 	}
-	b.TpMin = 0.0589 // a poisoned file
+	// Two quiet but lower jobs are not enough; a third agreeing one is.
+	b.Observe(quiet(0.2), 3)
+	b.Observe(quiet(0.2), 3)
+	if got := b.Get(); got != 0.251 {
+		t.Errorf("two jobs moved the baseline to %v", got)
+	}
+	b.Observe(quiet(0.2), 2.5) // its clock was wrong
+	if got := b.Get(); got != 0.251 {
+		t.Errorf("a job with a wrong latency canary moved the baseline to %v", got)
+	}
+	b.Observe(quiet(0.201), 3)
+	if got := b.Get(); got != 0.201 {
+		t.Errorf("three agreeing quiet jobs should set the baseline: %v", got)
+	}
+	b.Observe(quiet(0.2)[:4], 3) // too few clean repetitions
+	b.TpMin = 0.0589             // a poisoned file
 	if b.Get() != 0 {
 		t.Error("a stored implausible baseline must be ignored")
 	}
-	b.Observe(0.17, 3)
-	if b.Get() != 0.163 {
-		t.Errorf("after a poisoned file the confirmed observations rule: %v", b.Get())
+	b.Observe(quiet(0.21), 3)
+	if got := b.Get(); got != 0.201 {
+		t.Errorf("after a poisoned file the confirmed observations rule: %v", got)
+	}
+}
+
+// A repetition whose throughput canary ran faster than the host's quiet
+// value was disturbed too: the short body's first length was slowed.
+func TestCanaryBelowBaseline(t *testing.T) {
+	reps := []Rep{
+		{Value: 1, TicksPerCycle: 1, LatCanary: 3, TpCanary: 0.25},
+		{Value: 1, TicksPerCycle: 1, LatCanary: 3, TpCanary: 0.09},
+		{Value: 1, TicksPerCycle: 1, LatCanary: 3, TpCanary: 0.249},
+	}
+	MarkDisturbed(reps, 0.25)
+	if CountClean(reps) != 2 || !reps[1].Disturbed {
+		t.Errorf("want only the 0.09 canary disturbed: %+v", reps)
+	}
+	if got := CleanTpCanaries(reps); len(got) != 2 || got[0] != 0.25 || got[1] != 0.249 {
+		t.Errorf("clean canaries %v", got)
+	}
+}
+
+// Quiet jobs are remembered across runs: three runs of one job each build
+// a baseline.
+func TestBaselineAcrossRuns(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	for run, want := range []float64{0, 0, 0.2502} {
+		b := LoadBaseline("test-host")
+		if b.path == "" {
+			t.Skip("no user cache directory")
+		}
+		v := 0.25 + 0.0001*float64(run)
+		b.Observe([]float64{v, v, v, v, v}, 3)
+		if got := b.Get(); got != want {
+			t.Errorf("run %d: baseline %v, want %v", run, got, want)
+		}
+		if err := b.Save(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -10,9 +10,17 @@ import (
 )
 
 // The OSACA paper's example: an FMA competes with a multiply for the same
-// ports, but not with an add (Zen 4: FMA/MUL on FP0/FP1, ADD on FP2/FP3;
+// ports, but not with an add (Zen 3/4: FMA/MUL on FP0/FP1, ADD on FP2/FP3;
 // Golden Cove: FMA/MUL on p0/p1, ADD on p1/p5, so a balanced schedule
 // separates them).
+//
+// On the Zen 3 guests (family 0x19 model 1) the separation is only
+// partial, and varies from run to run: FMA+ADD mixes take 1.07-1.3x the
+// disjoint time at 128 bits and 1.2-1.75x at 256, while FMA+MUL takes
+// 1.8-2.1x at both (measured 2026-11-24; no port model explains the ymm
+// case, see the README). On Zen 3 the test asserts the conflict with the
+// multiply at both widths and that the add conflicts clearly less at xmm,
+// and logs the ymm ratio.
 func TestFMAConflictsWithMulNotAdd(t *testing.T) {
 	e, h := hostEngine(t)
 	if !h.Has("fma") || !h.Has("avx") {
@@ -25,9 +33,10 @@ func TestFMAConflictsWithMulNotAdd(t *testing.T) {
 		}
 		return f
 	}
-	fma, mul, add := look("vfmadd231pd ymm, ymm, ymm"), look("vmulpd ymm, ymm, ymm"), look("vaddpd ymm, ymm, ymm")
-	tp := map[string]float64{}
-	for try := 0; try < 3; try++ {
+	// ratios measures, at one width, how much slower FMA+MUL and FMA+ADD
+	// mixes run than they would on disjoint ports.
+	ratios := func(w string) (withMul, withAdd float64) {
+		fma, mul, add := look("vfmadd231pd "+w+", "+w+", "+w), look("vmulpd "+w+", "+w+", "+w), look("vaddpd "+w+", "+w+", "+w)
 		var benches []*gen.Bench
 		for _, f := range []*isa.Form{fma, mul, add} {
 			b, err := gen.Throughput(f)
@@ -44,6 +53,7 @@ func TestFMAConflictsWithMulNotAdd(t *testing.T) {
 			benches = append(benches, b)
 		}
 		res := measureBenches(e, options(h), benches, nil)
+		tp := map[string]float64{}
 		for _, r := range res[:3] {
 			if r.Error != "" {
 				t.Fatal(r.Error)
@@ -57,13 +67,23 @@ func TestFMAConflictsWithMulNotAdd(t *testing.T) {
 			m, _ := r.Value("inverse_throughput")
 			return m.PerSnippetValue / disjoint
 		}
-		withMul, withAdd := slow(res[3]), slow(res[4])
-		t.Logf("try %d: singles %v; FMA+MUL %.2fx the disjoint-port time, FMA+ADD %.2fx", try+1, tp, withMul, withAdd)
+		return slow(res[3]), slow(res[4])
+	}
+	zen3 := h.Microarch == "znver3"
+	for try := 0; try < 3; try++ {
+		withMul, withAdd := ratios("ymm")
+		t.Logf("try %d: ymm: FMA+MUL %.2fx the disjoint-port time, FMA+ADD %.2fx", try+1, withMul, withAdd)
 		switch {
 		case withMul < 1.8:
 			continue // FMA and MUL share all their ports: the mix must take the sum
+		case zen3:
+			xMul, xAdd := ratios("xmm")
+			t.Logf("try %d: xmm: FMA+MUL %.2fx, FMA+ADD %.2fx", try+1, xMul, xAdd)
+			if xMul < 1.8 || xAdd > xMul-0.4 {
+				continue // Zen 3: at 128 bits the adders are (nearly) separate pipes
+			}
 		case strings.HasPrefix(h.Microarch, "znver") && withAdd > 1.15:
-			continue // Zen: the adders are separate pipes
+			continue // Zen 4: the adders are separate pipes
 		case withAdd > withMul-0.3:
 			continue // elsewhere the adders share at most some ports with the FMA units
 		}

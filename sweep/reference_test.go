@@ -12,13 +12,14 @@ import (
 )
 
 // published is testdata/reference/published.yaml: uops.info's numbers for
-// well-known forms on two core families.
+// well-known forms on three core families.
 type published struct {
 	Forms []struct {
 		Form            string        `yaml:"form"`
 		LatencyOperands *string       `yaml:"latency_operands"`
 		GoldenCove      *publishedCol `yaml:"goldencove"`
 		Zen4            *publishedCol `yaml:"zen4"`
+		Zen3            *publishedCol `yaml:"zen3"`
 	} `yaml:"forms"`
 }
 
@@ -35,6 +36,8 @@ func referenceClass(uarch string) string {
 	switch uarch {
 	case "znver4", "znver5":
 		return "zen4"
+	case "znver3":
+		return "zen3"
 	case "alderlake", "raptorlake", "sapphirerapids", "emeraldrapids", "graniterapids", "graniterapids-d", "meteorlake":
 		return "goldencove"
 	}
@@ -109,10 +112,7 @@ func TestPublishedNumbers(t *testing.T) {
 		mismatches, explained, checked = nil, nil, 0
 		seen := map[string]bool{}
 		for _, f := range ref.Forms {
-			pub := f.GoldenCove
-			if class == "zen4" {
-				pub = f.Zen4
-			}
+			pub := map[string]*publishedCol{"goldencove": f.GoldenCove, "zen4": f.Zen4, "zen3": f.Zen3}[class]
 			s := byForm[f.Form]
 			if pub == nil || s == nil {
 				continue

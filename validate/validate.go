@@ -8,6 +8,7 @@
 package validate
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -71,24 +72,53 @@ type Measured struct {
 	Err      error
 }
 
+// Unsupported returns why the host (has) cannot run kernel k: the first
+// instruction whose form needs a CPU feature the host lacks, with its
+// position; "" when every instruction can run.
+func Unsupported(k *Kernel, has func(string) bool) string {
+	if has == nil {
+		return ""
+	}
+	for _, in := range k.Region.Insts {
+		if in.Form == nil {
+			continue
+		}
+		if miss := in.Form.MissingFeatures(has); len(miss) > 0 {
+			return fmt.Sprintf("%s: %s needs %s, which this host lacks", in.Pos, in.Form.Name(), strings.Join(miss, ", "))
+		}
+	}
+	return ""
+}
+
 // Measure times kernels on the host: cycles per iteration of each block.
+// Kernels using instructions the host lacks are not run (they would die of
+// SIGILL); their error names the instruction and the missing feature.
 func Measure(eng *measure.Engine, ks []*Kernel, o measure.Options) []Measured {
-	snips := make([]*measure.Snippet, len(ks))
+	out := make([]Measured, len(ks))
+	var snips []*measure.Snippet
+	var idx []int
 	for i, k := range ks {
-		snips[i] = &measure.Snippet{
+		if why := Unsupported(k, eng.Host.Has); why != "" {
+			out[i].Err = errors.New(why)
+			continue
+		}
+		idx = append(idx, i)
+		snips = append(snips, &measure.Snippet{
 			Name:          k.Name,
 			Source:        k.Source,
 			Instructions:  len(k.Region.Insts),
 			ResetPointers: true,
 			Info:          "kernel " + k.Name,
-		}
+		})
 	}
 	if o.Mode == "" {
 		o.Mode = "inverse_throughput"
 	}
-	out := make([]Measured, len(ks))
-	for i, m := range eng.MeasureAll(snips, o, nil) {
-		out[i] = Measured{Cycles: m.PerSnippet.Median, Min: m.PerSnippet.Min, Max: m.PerSnippet.Max,
+	if len(snips) == 0 {
+		return out
+	}
+	for j, m := range eng.MeasureAll(snips, o, nil) {
+		out[idx[j]] = Measured{Cycles: m.PerSnippet.Median, Min: m.PerSnippet.Min, Max: m.PerSnippet.Max,
 			Clean: m.Clean, Reps: m.Reps, Warnings: m.Warnings, Err: m.Err}
 	}
 	return out

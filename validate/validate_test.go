@@ -109,3 +109,25 @@ func TestLLVMMCAPeer(t *testing.T) {
 		}
 	}
 }
+
+// A kernel using an instruction the host lacks is reported with the
+// instruction's position, its form and the missing feature, not run.
+func TestUnsupportedKernel(t *testing.T) {
+	ks, err := Load([]string{"../testdata/kernels/triad_zmm.s", "../testdata/kernels/int_add_chain.s"}, input.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noAVX512 := func(f string) bool { return !strings.HasPrefix(f, "avx512") }
+	why := Unsupported(ks[0], noAVX512)
+	for _, want := range []string{"triad_zmm.s:", "zmm", "needs avx512f", "this host lacks"} {
+		if !strings.Contains(why, want) {
+			t.Errorf("reason %q lacks %q", why, want)
+		}
+	}
+	if why := Unsupported(ks[1], noAVX512); why != "" {
+		t.Errorf("int_add_chain needs nothing special, got %q", why)
+	}
+	if why := Unsupported(ks[0], func(string) bool { return true }); why != "" {
+		t.Errorf("a host with every feature runs it, got %q", why)
+	}
+}
