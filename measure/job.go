@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"portlab/jit"
 	"portlab/perf"
@@ -418,6 +419,9 @@ func (e *Engine) runGroup(ps []*prepared, ms []*Measurement, shared []*jit.Objec
 	reps := make([][]perf.Rep, len(ps))
 	var clock perf.Clock
 	for attempt := 0; attempt <= o.MaxRetries; attempt++ {
+		if attempt > 0 {
+			time.Sleep(o.RetryBackoff << (attempt - 1))
+		}
 		res, err := e.Runner.Run(l.job)
 		if err != nil {
 			ce, ok := jit.AsCrash(err, l.job)

@@ -2,6 +2,7 @@ package measure
 
 import (
 	"fmt"
+	"time"
 
 	"portlab/jit"
 	"portlab/perf"
@@ -41,8 +42,14 @@ type Options struct {
 	Reps            int        // repetitions of the schedule (default 21)
 	Calls           int        // calls per point, fewest ticks kept (default 5)
 	TargetTicks     uint64     // TSC ticks per call (default ~20 us)
-	MaxRetries      int        // extra jobs when too many repetitions were disturbed (default 2)
-	NoFTZ           bool       // leave MXCSR's flush-to-zero/denormals-are-zero off
+	MaxRetries      int        // extra jobs when too many repetitions were disturbed (default 4)
+	// RetryBackoff is the pause before the first extra job, doubled before
+	// each further one (default 20 ms: 20+40+80+160 ms at most with the
+	// default retries). On these KVM guests a neighbour's burst disturbs
+	// every repetition for tens to hundreds of milliseconds at a time; jobs
+	// re-run back to back land in the same burst.
+	RetryBackoff time.Duration
+	NoFTZ        bool // leave MXCSR's flush-to-zero/denormals-are-zero off
 	// Group is how many snippets share one worker job (and one set of
 	// calibration and canary points per repetition). Default 1; sweeps use
 	// more. Snippets with fixed-address memory or code never share.
@@ -87,7 +94,10 @@ func (o *Options) defaults(tscHz float64) {
 	if o.MaxRetries < 0 {
 		o.MaxRetries = 0
 	} else if o.MaxRetries == 0 {
-		o.MaxRetries = 2
+		o.MaxRetries = 4
+	}
+	if o.RetryBackoff <= 0 {
+		o.RetryBackoff = 20 * time.Millisecond
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"portlab/hostcpu"
+	"portlab/internal/retry"
 	"portlab/jit"
 )
 
@@ -42,25 +43,29 @@ func snippet(t testing.TB, src string) *Snippet {
 }
 
 // measureWithin measures src and checks the per-instruction median is within
-// tol (relative) of want. A run that misses is re-measured up to 4 times: the
-// host sometimes disturbs a whole run (DESIGN.md), and a disturbance only
-// ever makes a value wrong, never right by chance.
+// tol (relative) of want. A run that misses is re-measured up to 7 times
+// after growing pauses: the host sometimes disturbs whole runs for seconds
+// (DESIGN.md), and a disturbance only ever makes a value wrong, never right
+// by chance.
 func measureWithin(t *testing.T, e *Engine, s *Snippet, o Options, want, tol float64) {
 	t.Helper()
 	var got []float64
-	for try := 0; try < 5; try++ {
+	ok := retry.Measuring(8, func(try int) bool {
 		m := e.Measure(s, o)
 		if m.Err != nil {
 			t.Fatalf("%q: %v", s.Source, m.Err)
 		}
 		v := m.PerInstr.Median
 		got = append(got, v)
-		if math.Abs(v-want)/want <= tol {
-			t.Logf("%-50q %.4f (want %.3f ±%.0f%%) clean %d/%d, try %d", strings.ReplaceAll(s.Source, "\n", "; "), v, want, tol*100, m.Clean, m.Reps, try+1)
-			return
+		if math.Abs(v-want)/want > tol {
+			return false
 		}
+		t.Logf("%-50q %.4f (want %.3f ±%.0f%%) clean %d/%d, try %d", strings.ReplaceAll(s.Source, "\n", "; "), v, want, tol*100, m.Clean, m.Reps, try+1)
+		return true
+	})
+	if !ok {
+		t.Errorf("%q: got %v cycles/instruction in %d runs, want %.3f ±%.0f%%", s.Source, got, len(got), want, tol*100)
 	}
-	t.Errorf("%q: got %v cycles/instruction in 5 runs, want %.3f ±%.0f%%", s.Source, got, want, tol*100)
 }
 
 // coreClass groups LLVM cpu names by the core whose published numbers the
@@ -194,19 +199,22 @@ func TestRepeatability(t *testing.T) {
 	if !testInfo.Has("avx") {
 		s = snippet(t, "imul rax, rax\nadd rax, rcx")
 	}
-	for try := 0; try < 5; try++ {
+	ok := retry.Measuring(8, func(int) bool {
 		a := e.Measure(s, Options{})
 		b := e.Measure(s, Options{})
 		if a.Err != nil || b.Err != nil {
 			t.Fatal(a.Err, b.Err)
 		}
 		d := math.Abs(a.PerSnippet.Median-b.PerSnippet.Median) / a.PerSnippet.Median
-		if d <= 0.01 {
-			t.Logf("two runs: %.4f and %.4f (%.2f%% apart)", a.PerSnippet.Median, b.PerSnippet.Median, 100*d)
-			return
+		if d > 0.01 {
+			return false
 		}
+		t.Logf("two runs: %.4f and %.4f (%.2f%% apart)", a.PerSnippet.Median, b.PerSnippet.Median, 100*d)
+		return true
+	})
+	if !ok {
+		t.Errorf("two runs never agreed within 1%% in 8 tries")
 	}
-	t.Errorf("two runs never agreed within 1%% in 5 tries")
 }
 
 func TestCrashesAreReportedAndTheNextSnippetRuns(t *testing.T) {
@@ -263,7 +271,7 @@ func TestGroupedJobs(t *testing.T) {
 	e, _ := hostEngine(t)
 	srcs := []string{"add rax, rax", "imul rax, rax", "add rax, rax\nud2", "imul rcx, rax\nimul rdx, rax\nimul rbx, rax\nimul rsi, rax", "xor ecx, ecx\ndiv rcx", "add rcx, rcx\nadd rcx, rcx"}
 	want := []float64{1, 3, -1, 1, -1, 1}
-	for try := 0; try < 3; try++ {
+	ok := retry.Measuring(6, func(try int) bool {
 		var snips []*Snippet
 		for _, s := range srcs {
 			snips = append(snips, snippet(t, s))
@@ -288,11 +296,11 @@ func TestGroupedJobs(t *testing.T) {
 				t.Logf("%q: %.3f, want %.0f (try %d)", srcs[i], m.PerInstr.Median, want[i], try+1)
 			}
 		}
-		if bad == 0 {
-			return
-		}
+		return bad == 0
+	})
+	if !ok {
+		t.Error("grouped measurements missed their values in 6 tries")
 	}
-	t.Error("grouped measurements missed their values in 3 tries")
 }
 
 // TestPasses measures snippets in several passes: every pass's value is
