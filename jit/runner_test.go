@@ -1,6 +1,10 @@
 package jit
 
 import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -82,5 +86,46 @@ func TestWorkerRejectsBadJobs(t *testing.T) {
 	j := &Job{Code: []byte{0xc3}, Funcs: []Func{{Offset: 0, Mult: 1}}, Schedule: []int{0}, Reps: 1, Calls: 1, CodeAddr: 0x1001}
 	if _, err := r.Run(j); err == nil || !strings.Contains(err.Error(), "not page aligned") {
 		t.Errorf("unaligned code address: %v", err)
+	}
+}
+
+// A runner keeps its measuring CPU to the worker's measuring thread: every
+// thread of this process and every other thread of the worker is moved
+// onto the other CPUs.
+func TestMeasuringCPUIsTheWorkersAlone(t *testing.T) {
+	needAs(t)
+	cpus := AllowedCPUs()
+	if len(cpus) < 2 {
+		t.Skipf("this process may run on %v only: nowhere to move the other threads", cpus)
+	}
+	cpu := DefaultCPU()
+	r := NewRunner(cpu)
+	defer r.Close()
+	if _, err := r.Run(job(t, &Assembler{Path: "as"}, "add rax, rcx")); err != nil {
+		t.Fatal(err)
+	}
+	if got := AllowedCPUs(); !slices.Equal(got, cpus) {
+		t.Errorf("AllowedCPUs changed from %v to %v: it must stay the start-up mask", cpus, got)
+	}
+	onlyCPU, besideCPU := 0, 0
+	for _, pid := range []int{os.Getpid(), r.cmd.Process.Pid} {
+		tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, task := range tasks {
+			tid, _ := strconv.Atoi(task.Name())
+			mask := threadCPUs(tid)
+			switch {
+			case len(mask) == 1 && mask[0] == cpu && pid != os.Getpid():
+				onlyCPU++
+			case slices.Contains(mask, cpu):
+				besideCPU++
+				t.Errorf("thread %d of process %d may run on %v, the measuring CPU among them", tid, pid, mask)
+			}
+		}
+	}
+	if onlyCPU != 1 {
+		t.Errorf("%d worker threads pinned to CPU %d, want exactly the measuring one", onlyCPU, cpu)
 	}
 }
