@@ -277,9 +277,19 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 				baseKey = FormatPressure(be.PortPressure)
 			}
 		}
+		// A masked or {evex}-spelled form that was never mixed is judged
+		// by the mixes of the form it is a variant of: with the same
+		// throughput it joins that form's class (ports sweeps may leave
+		// the variants out, `--exclude '*{k}*'`, to halve their time).
+		mixed := n
+		if len(mixesOf[n]) == 0 {
+			if u := variantOf(n); len(mixesOf[u]) > 0 {
+				mixed = u
+			}
+		}
 		key := ""
-		if len(mixesOf[n]) > 0 {
-			key = fmt.Sprintf("%d|%s|%s", int(math.Round(math.Log(fm.Throughput)/math.Log(1.03))), baseKey, mixSignature(n, mixesOf[n], fitMixes, ms))
+		if len(mixesOf[mixed]) > 0 {
+			key = fmt.Sprintf("%d|%s|%s", int(math.Round(math.Log(fm.Throughput)/math.Log(1.03))), baseKey, mixSignature(mixed, mixesOf[mixed], fitMixes, ms))
 		} else {
 			key = "solo|" + n
 		}
@@ -620,6 +630,20 @@ func samePressure(a, b PortPressure) bool {
 // mixSignature summarises how a form behaves in its mixes: per mix, the
 // partners and the measured cycles relative to the sum of the parts'
 // singleton costs (1: fully serialised on shared ports).
+// variantOf returns the form that n is a masked or {evex}-spelled variant
+// of ("vaddpd zmm {k}{z}, zmm, zmm" and "{evex} vaddpd ymm, ymm, ymm" give
+// "vaddpd zmm, zmm, zmm" and "vaddpd ymm, ymm, ymm"), or "" when n is no
+// such variant.
+func variantOf(n string) string {
+	u := strings.TrimPrefix(n, "{evex} ")
+	u = strings.Replace(u, " {k}{z}", "", 1)
+	u = strings.Replace(u, " {k}", "", 1)
+	if u == n {
+		return ""
+	}
+	return u
+}
+
 func mixSignature(form string, idx []int, mixes []*MixMeasurement, ms *Measurements) string {
 	var sig []string
 	for _, k := range idx {

@@ -298,3 +298,40 @@ func TestEvaluateMixes(t *testing.T) {
 		}
 	}
 }
+
+// Masked and {evex}-spelled variants that were never mixed take the ports
+// of the form they vary when their throughput is the same.
+func TestBuildJoinsUnmixedVariants(t *testing.T) {
+	for n, want := range map[string]string{
+		"vaddpd zmm {k}{z}, zmm, zmm":  "vaddpd zmm, zmm, zmm",
+		"vaddpd ymm {k}, ymm, m64bcst": "vaddpd ymm, ymm, m64bcst",
+		"{evex} vaddpd ymm, ymm, ymm":  "vaddpd ymm, ymm, ymm",
+		"vcmppd k {k}, zmm, zmm, imm8": "vcmppd k, zmm, zmm, imm8",
+		"vaddpd ymm, ymm, ymm":         "",
+		"kmovw k, k":                   "",
+	} {
+		if got := variantOf(n); got != want {
+			t.Errorf("variantOf(%q) = %q, want %q", n, got, want)
+		}
+	}
+	truth := loadTruth(t)
+	ms := synthMeasurements(t, truth, 0.01, 1)
+	variants := map[string]string{
+		"vaddpd ymm {k}, ymm, ymm":    "vaddpd ymm, ymm, ymm",
+		"{evex} vmulpd ymm, ymm, ymm": "vmulpd ymm, ymm, ymm",
+	}
+	for v, of := range variants {
+		fm := *ms.Forms[of]
+		fm.Form = v
+		ms.Forms[v] = &fm
+	}
+	m, _, err := Build(ms, BuildOptions{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, of := range variants {
+		if got, want := portSet(t, m, v), portSet(t, m, of); len(want) == 0 || !sameSet(got, want) {
+			t.Errorf("%s on %v, %s on %v: want the same ports", v, sortedKeys(got), of, sortedKeys(want))
+		}
+	}
+}

@@ -144,6 +144,32 @@ func Select(globs []string, has func(string) bool) ([]*isa.Form, error) {
 	return forms, nil
 }
 
+// Exclude returns forms without those matching any of globs (a glob that
+// matches no form of the catalog is an error: a typo would otherwise
+// exclude nothing, silently).
+func Exclude(forms []*isa.Form, globs []string) ([]*isa.Form, error) {
+	drop := map[string]bool{}
+	for _, g := range globs {
+		fs, err := isa.Match(g)
+		if err != nil {
+			return nil, err
+		}
+		if len(fs) == 0 {
+			return nil, fmt.Errorf("--exclude %q: no form matches", g)
+		}
+		for _, f := range fs {
+			drop[f.Name()] = true
+		}
+	}
+	var out []*isa.Form
+	for _, f := range forms {
+		if !drop[f.Name()] {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
 // benchID is the content key of a generated benchmark: its form, kind,
 // operand pair and source.
 func benchID(b *gen.Bench) string {

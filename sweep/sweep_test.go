@@ -134,3 +134,32 @@ func TestMergeRefusesMixedHosts(t *testing.T) {
 		t.Errorf("allowed mix: %v %d", err, len(m))
 	}
 }
+
+func TestExclude(t *testing.T) {
+	forms, err := Select([]string{"vaddpd *"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err := Exclude(forms, []string{"*{k}*", "*bcst"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kept) == 0 || len(kept) >= len(forms) {
+		t.Fatalf("%d of %d vaddpd forms kept: want some, not all", len(kept), len(forms))
+	}
+	names := map[string]bool{}
+	for _, f := range kept {
+		if strings.Contains(f.Name(), "{k}") || strings.HasSuffix(f.Name(), "bcst") {
+			t.Errorf("%s was to be left out", f.Name())
+		}
+		names[f.Name()] = true
+	}
+	for _, want := range []string{"vaddpd ymm, ymm, ymm", "vaddpd zmm, zmm, m512"} {
+		if !names[want] {
+			t.Errorf("%s left out", want)
+		}
+	}
+	if _, err := Exclude(forms, []string{"vadpd *"}); err == nil || !strings.Contains(err.Error(), `"vadpd *"`) {
+		t.Errorf("a glob that matches nothing: %v, want an error naming it", err)
+	}
+}

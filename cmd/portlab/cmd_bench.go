@@ -33,6 +33,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&snippetFiles, "snippets-file", "snippet file (llvm-exegesis annotations honoured); '-' reads stdin; repeatable")
 	fs.Var(&formGlobs, "forms", "sweep the forms matching this glob ('vfmadd*pd ymm*'); repeatable")
 	all := fs.Bool("all", false, "sweep every form the host can run")
+	var excludeGlobs stringList
+	fs.Var(&excludeGlobs, "exclude", "sweeps: leave out the forms matching this glob ('*{k}*' leaves out masked forms); repeatable")
 	mode := fs.String("mode", "", "snippets: latency or throughput (default latency); sweeps: a list of latency,throughput,ports,random-mixes (default latency,throughput)")
 	resume := fs.Bool("resume", false, "sweeps: continue the sweep in -o, skipping what it already holds")
 	shard := fs.String("shard", "", "sweeps: measure only shard i of n ('i/n', 0-based), or 'auto' inside a Slurm job array or Kubernetes Indexed Job")
@@ -70,15 +72,15 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return usageError{"give either --snippets-file or --forms/--all, not both"}
 	case !sweeping && len(snippetFiles) == 0:
 		return usageError{"nothing to measure: give --snippets-file FILE, --forms GLOB or --all"}
-	case !sweeping && (*resume || *shard != "" || *shards != 0):
-		return usageError{"--resume, --shard and --shards apply to sweeps (--forms/--all)"}
+	case !sweeping && (*resume || *shard != "" || *shards != 0 || len(excludeGlobs) > 0):
+		return usageError{"--resume, --shard, --shards and --exclude apply to sweeps (--forms/--all)"}
 	}
 	repetition, err := measure.ParseRepetition(*rep)
 	if err != nil {
 		return usageError{err.Error()}
 	}
 	if sweeping {
-		return runSweep(sweepFlags{globs: formGlobs, all: *all, mode: *mode, resume: *resume, shard: *shard, shards: *shards, probes: *probes,
+		return runSweep(sweepFlags{globs: formGlobs, exclude: excludeGlobs, all: *all, mode: *mode, resume: *resume, shard: *shard, shards: *shards, probes: *probes,
 			mixes: *mixes, mixForms: *mixForms, seed: *seed, loadOpPasses: *loadOpPasses,
 			out: *out, cpu: *cpu, timeout: *timeout, opts: measure.Options{Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, NoFTZ: *noFTZ}}, stdout, stderr)
 	}

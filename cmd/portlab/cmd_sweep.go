@@ -16,6 +16,7 @@ import (
 
 type sweepFlags struct {
 	globs        []string
+	exclude      []string // globs of forms to leave out
 	all          bool
 	mode, shard  string
 	probes, out  string
@@ -120,6 +121,9 @@ func runSweep(f sweepFlags, stdout, stderr io.Writer) error {
 	// form lands in the same shard on every host; Run keeps those the host
 	// runs.
 	o.Forms, err = sweep.Select(globs, nil)
+	if err == nil {
+		o.Forms, err = sweep.Exclude(o.Forms, f.exclude)
+	}
 	if err != nil {
 		return err
 	}
