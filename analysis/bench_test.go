@@ -18,17 +18,12 @@ func benchBlocks(b *testing.B) [][]*isa.Inst {
 	if err != nil {
 		b.Skip(err)
 	}
+	regions, err := input.Hex("blocks.csv", data)
+	if err != nil {
+		b.Fatal(err)
+	}
 	var out [][]*isa.Inst
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		code, ok, err := input.HexLine(sc.Text())
-		if err != nil || !ok {
-			continue
-		}
-		r, err := input.Code("block", code, 0)
-		if err != nil {
-			b.Fatal(err)
-		}
+	for _, r := range regions {
 		out = append(out, r.Insts)
 	}
 	return out

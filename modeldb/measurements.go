@@ -97,9 +97,11 @@ type CollectOptions struct {
 // port-conflict mixes from benchmark results: portlab's (the form, kind,
 // operand pair and mix under the portlab key) and llvm-exegesis's (the
 // opcode mapped through opt.OpcodeForms). Failed and unmeasurable results
-// are counted in Skipped. Repeated measurements of one thing keep their
-// median.
+// are counted in Skipped. Of the results of one benchmark on one host (a
+// sweep re-measures noisy ones) the cleanest counts; repeated measurements
+// of one thing otherwise keep their median.
 func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measurements {
+	bs = results.Cleanest(bs)
 	ms := &Measurements{Forms: map[string]*FormMeasurements{}}
 	skipped := map[string]int{}
 	hosts := map[string]bool{}

@@ -200,3 +200,54 @@ func ReadFile(path string) ([]*Benchmark, error) {
 	}
 	return Parse(path, data)
 }
+
+// Noisy reports whether fewer than half of a result's repetitions were
+// clean: the measuring engine's own threshold for warning that the machine
+// was noisy. Results that do not count their repetitions (llvm-exegesis's)
+// are not noisy.
+func (b *Benchmark) Noisy() bool {
+	x := b.Portlab
+	return x != nil && x.Reps > 0 && x.Clean*2 < x.Reps
+}
+
+// Cleanest keeps one result per measured thing and host: of the results
+// with the same portlab content ID and host, the one with the most clean
+// repetitions (the later of equals, a re-measurement). A sweep re-measures
+// noisy results and appends them, so a results file may hold several.
+// Results without an ID are all kept; the order is that of first
+// appearance.
+func Cleanest(bs []*Benchmark) []*Benchmark {
+	best := map[string]int{} // host|id -> index into out
+	var out []*Benchmark
+	for _, b := range bs {
+		x := b.Portlab
+		if x == nil || x.ID == "" {
+			out = append(out, b)
+			continue
+		}
+		k := x.Host + "|" + x.ID
+		i, ok := best[k]
+		if !ok {
+			best[k] = len(out)
+			out = append(out, b)
+			continue
+		}
+		if Replaces(b, out[i]) {
+			out[i] = b
+		}
+	}
+	return out
+}
+
+// Replaces reports whether result b, a later result of the same benchmark
+// as old, should stand in its place: it has at least as many clean
+// repetitions (a failed result counts below any measured one).
+func Replaces(b, old *Benchmark) bool { return cleanOf(b) >= cleanOf(old) }
+
+// cleanOf ranks a result for Replaces.
+func cleanOf(b *Benchmark) int {
+	if b.Error != "" || len(b.Measurements) == 0 {
+		return -1
+	}
+	return b.Portlab.Clean
+}

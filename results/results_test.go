@@ -2,6 +2,7 @@ package results
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -59,5 +60,32 @@ func TestParseErrorsNameTheDocument(t *testing.T) {
 	_, err = Parse("r.yaml", []byte("---\nfoo: 1\n"))
 	if err == nil || !strings.Contains(err.Error(), "has no mode") {
 		t.Errorf("got %v", err)
+	}
+}
+
+func TestCleanestKeepsTheCleanestResultPerThingAndHost(t *testing.T) {
+	res := func(id, host string, clean int, v float64) *Benchmark {
+		return &Benchmark{Measurements: []Measurement{{Key: "latency", Value: v}},
+			Portlab: &Extra{ID: id, Host: host, Reps: 21, Clean: clean, Median: v}}
+	}
+	noisy := res("a", "h1", 2, 9)
+	bs := []*Benchmark{
+		noisy,
+		res("b", "h1", 20, 1),
+		res("a", "h2", 3, 7),  // another host: kept apart
+		res("a", "h1", 19, 4), // the re-measurement
+		{Measurements: []Measurement{{Key: "latency", Value: 5}}}, // llvm-exegesis: no ID
+		res("b", "h1", 20, 2), // as clean: the later wins
+		{Error: "crashed", Portlab: &Extra{ID: "b", Host: "h1"}},
+	}
+	var got []float64
+	for _, b := range Cleanest(bs) {
+		got = append(got, b.Measurements[0].Value)
+	}
+	if want := []float64{4, 2, 7, 5}; !slices.Equal(got, want) {
+		t.Errorf("Cleanest kept values %v, want %v", got, want)
+	}
+	if !noisy.Noisy() || bs[1].Noisy() || bs[4].Noisy() {
+		t.Errorf("Noisy: %v %v %v, want true false false", noisy.Noisy(), bs[1].Noisy(), bs[4].Noisy())
 	}
 }

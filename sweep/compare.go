@@ -17,6 +17,9 @@ type Agreement struct {
 	FormsCompared    int
 	FormsWithin      int // forms all of whose benchmarks agree
 	Worst            []Difference
+	// Noisy counts the compared benchmarks whose result was noisy in
+	// either sweep (fewer than half of its repetitions clean).
+	Noisy int
 	// Disagreeing counts the benchmarks outside the tolerance by kind of
 	// form (FormGroup), so a report says where the noise is.
 	Disagreeing map[string]int
@@ -54,9 +57,11 @@ type Difference struct {
 
 // Compare matches results by content ID and reports how many agree within
 // tol (relative to the smaller value; values under 0.05 cycles are compared
-// absolutely, to 0.005 cycles).
+// absolutely, to 0.005 cycles). Of several results of one benchmark in a
+// file the cleanest counts (results.Cleanest).
 func Compare(a, b []*results.Benchmark, tol float64, worst int) Agreement {
 	ag := Agreement{Tolerance: tol, Disagreeing: map[string]int{}}
+	a, b = results.Cleanest(a), results.Cleanest(b)
 	index := map[string]*results.Benchmark{}
 	for _, r := range b {
 		if r.Portlab != nil && r.Error == "" && len(r.Measurements) > 0 {
@@ -77,6 +82,9 @@ func Compare(a, b []*results.Benchmark, tol float64, worst int) Agreement {
 		rel := math.Abs(x-y) / math.Max(math.Min(math.Abs(x), math.Abs(y)), 1e-9)
 		within := rel <= tol || math.Abs(x-y) <= 0.005
 		ag.Compared++
+		if r.Noisy() || o.Noisy() {
+			ag.Noisy++
+		}
 		f := r.Portlab.Form
 		if _, seen := formOK[f]; !seen {
 			formOK[f] = true
@@ -114,6 +122,10 @@ func WriteAgreement(w io.Writer, ag Agreement) {
 	fmt.Fprintf(w, "%d of %d forms (%.2f%%) agree within %.1f%% on every benchmark; %d of %d benchmarks (%.2f%%)\n",
 		ag.FormsWithin, ag.FormsCompared, pct(ag.FormsWithin, ag.FormsCompared), 100*ag.Tolerance,
 		ag.Within, ag.Compared, pct(ag.Within, ag.Compared))
+	if ag.Noisy > 0 {
+		fmt.Fprintf(w, "%d of the benchmarks (%.2f%%) were noisy in either sweep (fewer than half of their repetitions clean): the machine was disturbed\n",
+			ag.Noisy, pct(ag.Noisy, ag.Compared))
+	}
 	if len(ag.Disagreeing) > 0 {
 		groups := make([]string, 0, len(ag.Disagreeing))
 		for g := range ag.Disagreeing {

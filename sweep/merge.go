@@ -86,18 +86,25 @@ func (m *Merged) typed() int {
 // operand pair, ID and machine, so the output does not depend on the order
 // of the parts.
 func MergeGroups(parts [][]*results.Benchmark) *Merged {
-	seen := map[string]bool{}
+	type place struct {
+		g *TypeGroup
+		i int
+	}
+	seen := map[string]place{}
 	groups := map[string]*TypeGroup{}
 	nodes := map[string]map[string]bool{}
 	m := &Merged{}
 	for _, part := range parts {
 		for _, b := range part {
 			k := resultKey(b)
-			if seen[k] {
+			if at, ok := seen[k]; ok {
+				// A sweep re-measures noisy results: the cleanest stays.
 				m.Duplicates++
+				if results.Replaces(b, at.g.Results[at.i]) {
+					at.g.Results[at.i] = b
+				}
 				continue
 			}
-			seen[k] = true
 			t := b.CPUType()
 			g := groups[t]
 			if g == nil {
@@ -106,6 +113,7 @@ func MergeGroups(parts [][]*results.Benchmark) *Merged {
 				nodes[t] = map[string]bool{}
 				m.Groups = append(m.Groups, g)
 			}
+			seen[k] = place{g, len(g.Results)}
 			g.Results = append(g.Results, b)
 			if n := b.Node(); n != "" {
 				nodes[t][n] = true

@@ -49,6 +49,7 @@ func runPorts(eng *measure.Engine, o Options, forms []*isa.Form, tp map[string]f
 		need = append(need, b)
 	}
 	res := measureBenches(eng, o, need, nil)
+	sum.noteNoisy(need, res, nil)
 	for _, r := range res {
 		if r.Error == "" {
 			tp[r.Portlab.Form] = r.Portlab.Median
@@ -191,6 +192,7 @@ func ProbeVariant(f, p *isa.Form) *isa.Form {
 // errors in sum, and appends the results to the sweep's file.
 func measureAndAppend(eng *measure.Engine, o Options, batch []*gen.Bench, w *appender, sum *Summary) error {
 	res := measureBenches(eng, o, batch, nil)
+	sum.noteNoisy(batch, res, nil)
 	for _, r := range res {
 		if r.Error != "" {
 			sum.Errors++

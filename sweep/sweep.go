@@ -62,6 +62,12 @@ type Options struct {
 	// stretches outlast a batch's passes) and cost 2.5 minutes, so the
 	// default is one.
 	LoadOpPasses int
+	// NoisyRounds is how many times results that came out noisy (fewer
+	// than half of their repetitions clean) are measured again at the end
+	// of the sweep (default 2; negative: never), each round after a pause
+	// of NoisyPause (default 2 s).
+	NoisyRounds int
+	NoisyPause  time.Duration
 	// Progress is called after every batch.
 	Progress func(done, total int, current string)
 	// Host identifies the machine in results: CPUName (LLVM's name),
@@ -104,8 +110,30 @@ type Summary struct {
 	Errors       int // benchmarks that failed to measure
 	Unmeasurable int // forms recorded with a reason instead of measured
 	ErrorForms   []string
-	Elapsed      time.Duration
-	Results      []*results.Benchmark // everything written by this run
+	// Remeasured counts the noisy results measured again at the end of the
+	// sweep, StillNoisy those that were noisy every time.
+	Remeasured, StillNoisy int
+	Elapsed                time.Duration
+	Results                []*results.Benchmark // everything written by this run
+
+	noisy []pending // benchmarks whose latest result is noisy
+}
+
+// pending is a benchmark to measure again, with the helper latencies its
+// result subtracts.
+type pending struct {
+	bench   *gen.Bench
+	helpers map[string]float64
+}
+
+// noteNoisy remembers the benchmarks whose results are noisy (fewer than
+// half of their repetitions clean), for the sweep's second chance.
+func (s *Summary) noteNoisy(benches []*gen.Bench, res []*results.Benchmark, helpers map[string]float64) {
+	for i, r := range res {
+		if r.Error == "" && r.Noisy() {
+			s.noisy = append(s.noisy, pending{benches[i], helpers})
+		}
+	}
 }
 
 // DefaultProbes are forms of well-known ports used in port-conflict mixes.
@@ -212,8 +240,10 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 			if err != nil {
 				return nil, err
 			}
-			for _, b := range prior {
-				if b.Portlab != nil && b.Portlab.ID != "" {
+			// A benchmark whose cleanest result is noisy is measured
+			// again: resuming finishes the work, noise included.
+			for _, b := range results.Cleanest(prior) {
+				if b.Portlab != nil && b.Portlab.ID != "" && !b.Noisy() {
 					done[b.Portlab.ID] = true
 				}
 			}
@@ -230,7 +260,7 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 		return nil, err
 	}
 	tp := map[string]float64{} // measured throughput by form, for ports mode
-	for _, b := range prior {
+	for _, b := range results.Cleanest(prior) {
 		if b.Portlab != nil && b.Portlab.Kind == gen.KindThroughput && b.Error == "" {
 			tp[b.Portlab.Form] = b.Portlab.Median
 		}
@@ -274,6 +304,7 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 			}
 		}
 		res := measureBenches(eng, o, batch, helpers)
+		sum.noteNoisy(batch, res, helpers)
 		for _, r := range res {
 			if r.Error != "" {
 				sum.Errors++
@@ -304,8 +335,61 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 			return nil, err
 		}
 	}
+	if err := remeasureNoisy(eng, o, prior, w, sum); err != nil {
+		return nil, err
+	}
 	sum.Elapsed = time.Since(start)
 	return sum, nil
+}
+
+// remeasureNoisy gives the benchmarks whose results were noisy a second
+// chance, minutes after the first: on this project's KVM guests a
+// neighbour disturbs every repetition for seconds to minutes at a time,
+// longer than the engine's own retries wait. Up to o.NoisyRounds rounds
+// (default 2), each after a pause of o.NoisyPause (default 2 s); new
+// results are appended beside the old, and readers keep the cleanest of
+// each (results.Cleanest).
+func remeasureNoisy(eng *measure.Engine, o Options, prior []*results.Benchmark, w *appender, sum *Summary) error {
+	rounds, pause := o.NoisyRounds, o.NoisyPause
+	if rounds == 0 {
+		rounds = 2
+	}
+	if pause <= 0 {
+		pause = 2 * time.Second
+	}
+	for round := 0; round < rounds && len(sum.noisy) > 0; round++ {
+		todo := sum.noisy
+		sum.noisy = nil
+		if o.Progress != nil {
+			o.Progress(0, len(todo), fmt.Sprintf("noisy results: measuring %d again (round %d of %d)", len(todo), round+1, rounds))
+		}
+		time.Sleep(pause)
+		// The main pass's benchmarks subtract its helper latencies (one
+		// map for the whole run); mixes subtract none.
+		for _, subtract := range []bool{true, false} {
+			var batch []*gen.Bench
+			var helpers map[string]float64
+			for _, p := range todo {
+				if (p.helpers != nil) == subtract {
+					batch = append(batch, p.bench)
+					helpers = p.helpers
+				}
+			}
+			if len(batch) == 0 {
+				continue
+			}
+			res := measureBenches(eng, o, batch, helpers)
+			sum.noteNoisy(batch, res, helpers)
+			annotateProperties(append(slices.Clip(prior), sum.Results...), res)
+			sum.Remeasured += len(res)
+			sum.Results = append(sum.Results, res...)
+			if err := w.append(res); err != nil {
+				return err
+			}
+		}
+	}
+	sum.StillNoisy = len(sum.noisy)
+	return nil
 }
 
 func baseResult(o Options, f *isa.Form, kind string) *results.Benchmark {
@@ -438,8 +522,8 @@ func measureHelpers(eng *measure.Engine, o Options, prior []*results.Benchmark, 
 	if !o.Latency {
 		return out, nil
 	}
-	for _, b := range prior {
-		if b.Portlab != nil && b.Portlab.Kind == gen.KindHelperRoundTrip && b.Error == "" {
+	for _, b := range results.Cleanest(prior) {
+		if b.Portlab != nil && b.Portlab.Kind == gen.KindHelperRoundTrip && b.Error == "" && !b.Noisy() {
 			out[b.Portlab.Operands] = b.Portlab.Median
 		}
 	}
@@ -587,5 +671,8 @@ func WriteSummary(w io.Writer, s *Summary) {
 		fmt.Fprintf(bw, ", %d already done", s.Skipped)
 	}
 	fmt.Fprintf(bw, ", %d unmeasurable (recorded with reasons), %d errors\n", s.Unmeasurable, s.Errors)
+	if s.Remeasured > 0 {
+		fmt.Fprintf(bw, "%d noisy results measured again at the end; %d still noisy (their warnings say so)\n", s.Remeasured, s.StillNoisy)
+	}
 	bw.Flush()
 }

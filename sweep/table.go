@@ -52,7 +52,7 @@ func (s *FormSummary) Latency() float64 {
 // Summarize groups results by form.
 func Summarize(bs []*results.Benchmark) []*FormSummary {
 	m := map[string]*FormSummary{}
-	for _, b := range bs {
+	for _, b := range results.Cleanest(bs) {
 		x := b.Portlab
 		if x == nil || x.Form == "" || x.Kind == gen.KindHelperRoundTrip || x.Kind == gen.KindPorts {
 			continue

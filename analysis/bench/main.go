@@ -17,7 +17,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/hex"
@@ -214,24 +213,16 @@ func readBlocks(path string, limit int) ([]block, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []block
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		code, ok, err := input.HexLine(sc.Text())
-		if err != nil || !ok {
-			continue
-		}
-		r, err := input.Code("block", code, 0)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
-		}
-		out = append(out, block{hex: hex.EncodeToString(code), insts: r.Insts})
-		if limit > 0 && len(out) == limit {
-			break
-		}
+	regions, err := input.Hex(path, data)
+	if err != nil {
+		return nil, err
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no blocks", path)
+	if limit > 0 && len(regions) > limit {
+		regions = regions[:limit]
+	}
+	out := make([]block, len(regions))
+	for i, r := range regions {
+		out[i] = block{hex: hex.EncodeToString(r.Code), insts: r.Insts}
 	}
 	return out, nil
 }
