@@ -128,6 +128,12 @@ func newAllocator(f *isa.Form) *allocator {
 	for _, r := range append(append([]string{}, f.ImplicitReads...), f.ImplicitWrites...) {
 		a.reserve(r)
 	}
+	// A divisor never lives in rdx: the set-up zeroes it (the high half of
+	// a dividend). `div r8` names no rdx of its own, and in a mix whose
+	// other streams took rcx first it was given dl and faulted.
+	if f.Mnemonic == "div" || f.Mnemonic == "idiv" {
+		a.reserve("rdx")
+	}
 	for _, op := range f.Operands {
 		if class(op.Kind) == "fixed" {
 			a.reserve(string(op.Kind))

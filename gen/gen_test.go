@@ -178,6 +178,19 @@ func TestMix(t *testing.T) {
 	if _, err := Mix(form(t, "hlt"), form(t, "add r64, r64"), 1, 1); err == nil {
 		t.Error("mix with a privileged form should fail")
 	}
+	// A divisor is never rdx (zero after the set-up): with the store
+	// probe taking rcx first, div r8 was given dl and faulted.
+	for _, div := range []string{"div r8", "idiv r8", "div r64"} {
+		d, err := Mix(form(t, div), form(t, "mov m64, r64"), 1, 6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range lines(d) {
+			if f := strings.Fields(l); (f[0] == "div" || f[0] == "idiv") && strings.Contains("rdx edx dx dl", f[1]) {
+				t.Errorf("%s mixed with stores divides by %s: %q", div, f[1], l)
+			}
+		}
+	}
 }
 
 // TestMixN: mixes of three and four forms keep the counts' proportions,

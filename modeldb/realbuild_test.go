@@ -1,6 +1,7 @@
 package modeldb
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -78,7 +79,10 @@ var realSubsets = []struct {
 	// not pin down every store port, so over all held-out mixes the bar is
 	// 80 %.
 	{"real-graniterapids-subset.yaml", "llvm14-sapphirerapids.yml.gz", "golden-cove", 208, [2]float64{0.5, 1.5}, 0.9, 0.8},
-	// ZEN4SUBSET
+	// Zen 4: a store and its reload take two cycles. The vector mixes the
+	// fit misses put vpermpd ymm (two 128-bit lanes crossed) beside adds
+	// and shuffles: 5.0 cycles measured where its ports allow 3.5.
+	{"real-znver4-subset.yaml", "llvm14-znver3.yml.gz", "zen", 248, [2]float64{1.5, 2.5}, 0.8, 0.85},
 }
 
 // TestModelBuildRealSubset builds a model from each real subset (30 % of
@@ -126,21 +130,19 @@ func TestModelBuildRealSubset(t *testing.T) {
 			if !sameSet(portSet(t, m, "vfmadd231ps ymm, ymm, ymm"), portSet(t, m, "vmulpd ymm, ymm, ymm")) {
 				t.Errorf("vfmadd231ps ymm on %v", sortedKeys(portSet(t, m, "vfmadd231ps ymm, ymm, ymm")))
 			}
-			// Integer: imul on one of the ALU ports add uses. (Loads are
+			// Integer: imul on ALU ports add uses, one a cycle. (Loads are
 			// not checked: in the subsets loads mixed with ALU or vector
 			// forms can run below the dispatch width, and the fit may
 			// explain that by loads sharing ALU ports; on the full sweeps
 			// they get three ports of their own.)
-			alu := portSet(t, m, "add r64, r64")
+			alu, imul := portSet(t, m, "add r64, r64"), portSet(t, m, "imul r64, r64")
 			e, _ := m.Lookup("imul r64, r64")
-			onOne := false
-			for _, u := range e.PortPressure {
-				if len(u.Ports) == 1 && alu[u.Ports[0]] {
-					onOne = true
-				}
+			onALU := len(imul) > 0 && len(imul) < len(alu)
+			for p := range imul {
+				onALU = onALU && alu[p]
 			}
-			if !onOne {
-				t.Errorf("imul r64 on %s, add r64 on %v: want a use of one of add's ports", FormatPressure(e.PortPressure), sortedKeys(alu))
+			if !onALU || math.Abs(e.Throughput-1) > 0.02 {
+				t.Errorf("imul r64 on %s (%.3f cycles), add r64 on %v: want some of add's ports, one imul a cycle", FormatPressure(e.PortPressure), e.Throughput, sortedKeys(alu))
 			}
 			// The mixes held out of the fit.
 			r := EvaluateMixMeasurements(m, rep.HeldOut, 0.10)

@@ -18,8 +18,13 @@ type Agreement struct {
 	FormsWithin      int // forms all of whose benchmarks agree
 	Worst            []Difference
 	// Noisy counts the compared benchmarks whose result was noisy in
-	// either sweep (fewer than half of its repetitions clean).
-	Noisy int
+	// either sweep (fewer than half of its repetitions clean); of the
+	// others, QuietWithin agree within the tolerance, and of the forms none
+	// of whose benchmarks was noisy, QuietFormsWithin agree on every one
+	// (out of QuietForms): the method's repeatability apart from the
+	// machine's.
+	Noisy                                     int
+	QuietWithin, QuietForms, QuietFormsWithin int
 	// Disagreeing counts the benchmarks outside the tolerance by kind of
 	// form (FormGroup), so a report says where the noise is.
 	Disagreeing map[string]int
@@ -68,7 +73,7 @@ func Compare(a, b []*results.Benchmark, tol float64, worst int) Agreement {
 			index[r.Portlab.ID] = r
 		}
 	}
-	formOK := map[string]bool{}
+	formOK, formNoisy := map[string]bool{}, map[string]bool{}
 	var diffs []Difference
 	for _, r := range a {
 		if r.Portlab == nil || r.Error != "" || len(r.Measurements) == 0 {
@@ -82,8 +87,12 @@ func Compare(a, b []*results.Benchmark, tol float64, worst int) Agreement {
 		rel := math.Abs(x-y) / math.Max(math.Min(math.Abs(x), math.Abs(y)), 1e-9)
 		within := rel <= tol || math.Abs(x-y) <= 0.005
 		ag.Compared++
-		if r.Noisy() || o.Noisy() {
+		noisy := r.Noisy() || o.Noisy()
+		if noisy {
 			ag.Noisy++
+			formNoisy[r.Portlab.Form] = true
+		} else if within {
+			ag.QuietWithin++
 		}
 		f := r.Portlab.Form
 		if _, seen := formOK[f]; !seen {
@@ -97,10 +106,16 @@ func Compare(a, b []*results.Benchmark, tol float64, worst int) Agreement {
 		}
 		diffs = append(diffs, Difference{ID: r.Portlab.ID, Form: f, Kind: r.Portlab.Kind, Operands: r.Portlab.Operands, A: x, B: y, Rel: rel})
 	}
-	for _, ok := range formOK {
+	for f, ok := range formOK {
 		ag.FormsCompared++
 		if ok {
 			ag.FormsWithin++
+		}
+		if !formNoisy[f] {
+			ag.QuietForms++
+			if ok {
+				ag.QuietFormsWithin++
+			}
 		}
 	}
 	sort.Slice(diffs, func(i, j int) bool { return diffs[i].Rel > diffs[j].Rel })
@@ -125,6 +140,9 @@ func WriteAgreement(w io.Writer, ag Agreement) {
 	if ag.Noisy > 0 {
 		fmt.Fprintf(w, "%d of the benchmarks (%.2f%%) were noisy in either sweep (fewer than half of their repetitions clean): the machine was disturbed\n",
 			ag.Noisy, pct(ag.Noisy, ag.Compared))
+		quiet := ag.Compared - ag.Noisy
+		fmt.Fprintf(w, "without them: %d of %d forms (%.2f%%) agree on every benchmark; %d of %d benchmarks (%.2f%%)\n",
+			ag.QuietFormsWithin, ag.QuietForms, pct(ag.QuietFormsWithin, ag.QuietForms), ag.QuietWithin, quiet, pct(ag.QuietWithin, quiet))
 	}
 	if len(ag.Disagreeing) > 0 {
 		groups := make([]string, 0, len(ag.Disagreeing))

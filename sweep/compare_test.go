@@ -59,6 +59,22 @@ func TestCompareGroupsAndWorst(t *testing.T) {
 	if !strings.Contains(out.String(), "benchmarks outside the tolerance: 1 memory source, 1 non-temporal store") {
 		t.Errorf("report lacks the breakdown:\n%s", out.String())
 	}
+	// A noisy result (fewer than half of its repetitions clean) is counted
+	// apart; of several results of one benchmark the cleanest counts.
+	noisy := mk("3", "blsr r32, m32", 0.44)
+	noisy.Portlab.Reps, noisy.Portlab.Clean = 21, 3
+	re := mk("1", "add r64, r64", 0.25)
+	re.Portlab.Reps, re.Portlab.Clean = 21, 20
+	b = append(b[:2:2], noisy, b[3], re) // add measured again, cleaner
+	ag = Compare(a, b, 0.01, 1)
+	if ag.Compared != 4 || ag.Noisy != 1 || ag.QuietWithin != 2 || ag.QuietForms != 3 || ag.QuietFormsWithin != 2 {
+		t.Fatalf("compared %d, noisy %d, quiet within %d, quiet forms %d within %d; want 4, 1, 2, 3, 2", ag.Compared, ag.Noisy, ag.QuietWithin, ag.QuietForms, ag.QuietFormsWithin)
+	}
+	out.Reset()
+	WriteAgreement(&out, ag)
+	if !strings.Contains(out.String(), "without them: 2 of 3 forms (66.67%) agree on every benchmark; 2 of 3 benchmarks (66.67%)") {
+		t.Errorf("report lacks the figures without noisy benchmarks:\n%s", out.String())
+	}
 }
 
 func TestProbeVariant(t *testing.T) {

@@ -100,7 +100,9 @@ func MergeGroups(parts [][]*results.Benchmark) *Merged {
 			if at, ok := seen[k]; ok {
 				// A sweep re-measures noisy results: the cleanest stays.
 				m.Duplicates++
-				if results.Replaces(b, at.g.Results[at.i]) {
+				// Only a strictly cleaner one: merging a merge with
+				// its parts again must change nothing.
+				if old := at.g.Results[at.i]; results.Replaces(b, old) && !results.Replaces(old, b) {
 					at.g.Results[at.i] = b
 				}
 				continue
