@@ -131,7 +131,7 @@ func newAllocator(f *isa.Form) *allocator {
 	// A divisor never lives in rdx: the set-up zeroes it (the high half of
 	// a dividend). `div r8` names no rdx of its own, and in a mix whose
 	// other streams took rcx first it was given dl and faulted.
-	if f.Mnemonic == "div" || f.Mnemonic == "idiv" {
+	if isDivide(f) {
 		a.reserve("rdx")
 	}
 	for _, op := range f.Operands {
@@ -141,6 +141,10 @@ func newAllocator(f *isa.Form) *allocator {
 	}
 	return a
 }
+
+// isDivide reports the integer divisions, whose divisors and dividends
+// need registers of their own.
+func isDivide(f *isa.Form) bool { return f.Mnemonic == "div" || f.Mnemonic == "idiv" }
 
 // reserve marks a named register (any width) as unavailable.
 func (a *allocator) reserve(r string) {

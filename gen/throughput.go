@@ -99,7 +99,6 @@ func newStream(f *isa.Form, a *allocator, share float64) (*stream, error) {
 	// dividend would time the divider's fastest case). A `mov eax, imm`
 	// before each `mul r64` slowed it from 1.00 to 1.40 cycles on Zen 4
 	// (measured 2026-11-25; `xor eax, eax` or `mov rax, rbx` leave 1.00).
-	divide := f.Mnemonic == "div" || f.Mnemonic == "idiv"
 	for _, r := range f.ImplicitReads {
 		g := jit.GPR64(r)
 		if g == "" || g == "rsp" || f.Has(isa.AttrString) {
@@ -110,7 +109,7 @@ func newStream(f *isa.Form, a *allocator, share float64) (*stream, error) {
 				continue
 			}
 			r32 := isa.GPRName(g, isa.KindR32)
-			if g == "rdx" || !divide {
+			if g == "rdx" || !isDivide(f) {
 				st.resets = appendOnce(st.resets, fmt.Sprintf("xor %s, %s", r32, r32))
 			} else {
 				st.resets = appendOnce(st.resets, fmt.Sprintf("mov %s, 0x13", r32))

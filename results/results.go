@@ -8,6 +8,7 @@ package results
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -232,19 +233,19 @@ func Cleanest(bs []*Benchmark) []*Benchmark {
 			out = append(out, b)
 			continue
 		}
-		if Replaces(b, out[i]) {
+		if CompareClean(b, out[i]) >= 0 {
 			out[i] = b
 		}
 	}
 	return out
 }
 
-// Replaces reports whether result b, a later result of the same benchmark
-// as old, should stand in its place: it has at least as many clean
-// repetitions (a failed result counts below any measured one).
-func Replaces(b, old *Benchmark) bool { return cleanOf(b) >= cleanOf(old) }
+// CompareClean orders two results of one benchmark by their clean
+// repetitions (a failed result below any measured one): negative when a
+// is less clean than b, zero when as clean, positive when cleaner.
+func CompareClean(a, b *Benchmark) int { return cmp.Compare(cleanOf(a), cleanOf(b)) }
 
-// cleanOf ranks a result for Replaces.
+// cleanOf ranks a result for CompareClean.
 func cleanOf(b *Benchmark) int {
 	if b.Error != "" || len(b.Measurements) == 0 {
 		return -1

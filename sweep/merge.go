@@ -102,7 +102,7 @@ func MergeGroups(parts [][]*results.Benchmark) *Merged {
 				m.Duplicates++
 				// Only a strictly cleaner one: merging a merge with
 				// its parts again must change nothing.
-				if old := at.g.Results[at.i]; results.Replaces(b, old) && !results.Replaces(old, b) {
+				if results.CompareClean(b, at.g.Results[at.i]) > 0 {
 					at.g.Results[at.i] = b
 				}
 				continue

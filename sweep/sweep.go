@@ -240,9 +240,12 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 			if err != nil {
 				return nil, err
 			}
+			// Of a benchmark measured more than once (a noisy result and
+			// its re-measurement) only the cleanest counts from here on.
+			prior = results.Cleanest(prior)
 			// A benchmark whose cleanest result is noisy is measured
 			// again: resuming finishes the work, noise included.
-			for _, b := range results.Cleanest(prior) {
+			for _, b := range prior {
 				if b.Portlab != nil && b.Portlab.ID != "" && !b.Noisy() {
 					done[b.Portlab.ID] = true
 				}
@@ -260,7 +263,7 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 		return nil, err
 	}
 	tp := map[string]float64{} // measured throughput by form, for ports mode
-	for _, b := range results.Cleanest(prior) {
+	for _, b := range prior {
 		if b.Portlab != nil && b.Portlab.Kind == gen.KindThroughput && b.Error == "" {
 			tp[b.Portlab.Form] = b.Portlab.Median
 		}
@@ -522,7 +525,7 @@ func measureHelpers(eng *measure.Engine, o Options, prior []*results.Benchmark, 
 	if !o.Latency {
 		return out, nil
 	}
-	for _, b := range results.Cleanest(prior) {
+	for _, b := range prior {
 		if b.Portlab != nil && b.Portlab.Kind == gen.KindHelperRoundTrip && b.Error == "" && !b.Noisy() {
 			out[b.Portlab.Operands] = b.Portlab.Median
 		}
