@@ -118,13 +118,14 @@ func TestFleetShardsMergeToTheWholeSweep(t *testing.T) {
 		}
 		parts = append(parts, filepath.Join(dir, fmt.Sprintf("part-%d.yaml", i)))
 	}
-	// A requeued task resumes its finished part: nothing changes.
+	// A requeued task resumes its finished part: what was measured stays as
+	// it is; only noisy results (a busy neighbour) get a second chance,
+	// appended after the part's old contents.
 	before, _ := os.ReadFile(parts[1])
 	env := []string{"SLURM_ARRAY_TASK_ID=1", fmt.Sprintf("SLURM_ARRAY_TASK_COUNT=%d", n), "RESULTS=" + dir}
 	runOK(t, portlabCmd(t, env, bash, append([]string{script}, formArgs...)...))
-	if after, _ := os.ReadFile(parts[1]); !bytes.Equal(before, after) {
-		t.Errorf("re-running finished task 1 changed its part (%d -> %d bytes)", len(before), len(after))
-	}
+	after, _ := os.ReadFile(parts[1])
+	checkRequeuedPart(t, before, after)
 
 	// The parts hold disjoint forms: the shards the cost model cuts.
 	all, err := sweep.Select(fleetForms, nil)
@@ -572,4 +573,36 @@ func decodeManifests(t *testing.T, path string) []k8sObject {
 		out = append(out, o)
 	}
 	return out
+}
+
+// checkRequeuedPart checks what re-running a finished shard did to its part:
+// the old contents are untouched, and anything appended re-measures a result
+// that was noisy before (none appended when nothing was noisy).
+func checkRequeuedPart(t *testing.T, before, after []byte) {
+	t.Helper()
+	if !bytes.HasPrefix(after, before) {
+		t.Fatalf("re-running finished task 1 rewrote its part (%d -> %d bytes)", len(before), len(after))
+	}
+	old, err := results.Parse("part before", before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := results.Parse("part after", after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noisy := map[string]bool{}
+	for _, b := range old {
+		if b.Noisy() {
+			noisy[b.Portlab.Host+"|"+b.Portlab.ID] = true
+		}
+	}
+	for _, b := range all[len(old):] {
+		if b.Portlab == nil || !noisy[b.Portlab.Host+"|"+b.Portlab.ID] {
+			t.Errorf("re-running finished task 1 appended %+v, which was not noisy before", b.Portlab)
+		}
+	}
+	if len(noisy) == 0 && len(all) != len(old) {
+		t.Errorf("nothing was noisy, yet re-running finished task 1 appended %d results", len(all)-len(old))
+	}
 }
