@@ -127,6 +127,19 @@ const pageSize = 4096
 
 func roundPage(n int) int { return (n + pageSize - 1) &^ (pageSize - 1) }
 
+// touchPages gives every page of an anonymous mapping its own physical
+// page by writing to it. Reading an untouched page maps the kernel's
+// shared zero page, so every page of a read-only buffer would alias one
+// physical page: on AMD cores (the L1D's linear-address way predictor)
+// loads then miss L1 whenever they move to another page, and a stream over
+// 8 KiB ran at two cycles a line instead of two lines a cycle (measured on
+// Zen 4). (The loop this replaces, b[i] |= 0, compiled to nothing.)
+func touchPages(b []byte) {
+	for i := 0; i < len(b); i += pageSize {
+		b[i] = 0
+	}
+}
+
 func fill(dst, pattern []byte) {
 	if len(pattern) == 0 {
 		return
@@ -222,10 +235,8 @@ func (w *worker) run(job *Job, announce func(base uint64)) *Result {
 		return fail("mapping scratch: %v", err)
 	}
 	defer unix.Munmap(scratch)
-	fill(scratch, job.Init.ScratchFill) // also touches every page
-	for i := 0; i < len(scratch); i += pageSize {
-		scratch[i] |= 0
-	}
+	touchPages(scratch)
+	fill(scratch, job.Init.ScratchFill)
 	if job.Init.ScratchSelf {
 		sb := uint64(uintptr(unsafe.Pointer(&scratch[0])))
 		for i := 0; i+8 <= len(scratch); i += 8 {
