@@ -264,6 +264,7 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 	rep.Measured = len(names)
 	classOf := map[string]int{}
 	byKey := map[string]int{}
+	p.memPorts = p.memoryPorts(opt.Base)
 	for _, n := range names {
 		fm := ms.Forms[n]
 		if fm.Throughput <= 0 {
@@ -300,11 +301,12 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 			slots, oneUop := 1.0, false
 			if opt.Base != nil {
 				if be, ok := opt.Base.Lookup(n); ok && be.Uops > 0 {
-					slots = be.Uops
-					oneUop = be.Uops == 1 && len(baseUses) == 1
+					slots = uopsWithin(be.Uops, fm.Throughput, p.width)
+					oneUop = slots == 1 && len(baseUses) == 1
 				}
 			}
-			p.classes = append(p.classes, &inferClass{base: baseUses, slots: slots, oneUop: oneUop})
+			p.classes = append(p.classes, &inferClass{base: baseUses, slots: slots, oneUop: oneUop,
+				mem: p.fixedMemoryUses(baseUses, fm.Throughput)})
 		}
 		cl := p.classes[c]
 		cl.forms = append(cl.forms, n)
@@ -331,6 +333,22 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 			im.parts = append(im.parts, classCount{classOf[pt.Form], float64(pt.Count)})
 		}
 		p.mixes = append(p.mixes, im)
+	}
+	for _, cl := range p.classes {
+		cl.variant = -1
+		if c, ok := classOf[variantOf(cl.forms[0])]; ok && p.classes[c] != cl {
+			cl.variant = c
+		}
+	}
+	// Memory forms the base model lacks (or has without a memory part)
+	// take the memory part of the base's plain load or store of their
+	// operand's class.
+	if opt.Base != nil && p.memPorts != 0 {
+		for _, cl := range p.classes {
+			if cl.mem == nil {
+				cl.mem = p.defaultMemoryUses(opt.Base, cl.forms[0], cl.tp)
+			}
+		}
 	}
 	// Memory forms may be their register form plus a load or store.
 	for _, cl := range p.classes {
@@ -459,6 +477,9 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 			if e.Uops == 0 {
 				// Dispatch slots as the fit counted them.
 				e.Uops = c.slots
+			} else if u := uopsWithin(e.Uops, fm.Throughput, p.width); u < e.Uops {
+				record("uops", FormatNum(e.Uops), FormatNum(u))
+				e.Uops = u
 			}
 			fit := FormFit{Form: n, Class: classOf[n], Mixes: c.evaluated, Error: c.err, MaxError: c.maxErr, Note: c.why}
 			switch {
@@ -539,11 +560,11 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 		m.StorePorts = p.pressureOf(p.classes[c].cur)
 	}
 	// The store's latency was measured as a round trip: the store, then a
-	// reload of its address into the stored register, chained; the value
-	// is per instruction, the round trip is the pair.
+	// reload of its address into the stored register, chained, one pair
+	// per instance; the value is the pair's.
 	if fm, ok := ms.Forms[storeForms["gpr"]]; ok {
 		if l := fm.Latencies["1->mem"]; l > 0 {
-			m.StoreToLoadForwardLatency = round5(2 * l)
+			m.StoreToLoadForwardLatency = round5(l)
 		}
 	}
 	m.SortForms()
@@ -743,4 +764,99 @@ func (e *Entry) Clone() *Entry {
 		c.OSACA = &o
 	}
 	return &c
+}
+
+// uopsWithin caps a form's uop count (from the base model) at what its
+// measured throughput lets through the dispatch stage: a form that runs at
+// tp cycles an instruction dispatches at most width*tp uops each (whole
+// uops, with 10 % slack for timing noise). A base model imported from an
+// older core can count several uops where the measured core has one: bsf
+// r64 is 6 in LLVM's znver3 and runs four a cycle on Zen 4.
+func uopsWithin(uops, tp, width float64) float64 {
+	if tp <= 0 || width <= 0 {
+		return uops
+	}
+	return math.Min(uops, math.Max(1, math.Floor(width*tp*1.1)))
+}
+
+// defaultMemoryUses is the memory part of a form the base model gives none:
+// the memory-port uses of the base's plain load (store; both for a
+// read-modify-write) of the memory operand's register class (a zmm access
+// twice a ymm one where the base has no zmm forms), fitted to the form's
+// throughput as fixedMemoryUses does. nil for register forms, lea, and
+// operands of no known class.
+func (p *inferProblem) defaultMemoryUses(base *Model, form string, tp float64) []maskUse {
+	f, ok := isa.Lookup(form)
+	if !ok {
+		return nil
+	}
+	mi := -1
+	for i, op := range f.Operands {
+		if op.Kind.IsMemory() && op.Kind != isa.KindM {
+			mi = i
+			break
+		}
+	}
+	if mi < 0 {
+		return nil
+	}
+	class := memoryClass(f, mi)
+	part := func(forms map[string]string) []maskUse {
+		scale := 1.0
+		e, ok := base.Lookup(forms[class])
+		if !ok && class == "zmm" {
+			e, ok = base.Lookup(forms["ymm"])
+			scale = 2
+		}
+		if !ok {
+			return nil
+		}
+		var out []maskUse
+		for _, u := range p.compile(e.PortPressure) {
+			if u.mask&p.memPorts != 0 {
+				out = append(out, maskUse{u.mask, u.cycles * scale})
+			}
+		}
+		return out
+	}
+	var mem []maskUse
+	acc := f.Operands[mi].Access
+	if acc&isa.Read != 0 {
+		mem = append(mem, part(loadForms)...)
+	}
+	if acc&(isa.Write|isa.CondWrite) != 0 {
+		mem = append(mem, part(storeForms)...)
+	}
+	if len(mem) == 0 {
+		return nil
+	}
+	return p.fixedMemoryUses(mergeUses(mem), tp)
+}
+
+// memoryClass names the register class whose plain load or store a memory
+// operand's access is like: gpr for integer forms, xmm/ymm/zmm by the
+// access's width for vector forms (a scalar or broadcast element: xmm), mm
+// for MMX.
+func memoryClass(f *isa.Form, mi int) string {
+	vector, mmx := false, false
+	for i, op := range f.Operands {
+		switch {
+		case i == mi:
+		case op.Kind == isa.KindXMM || op.Kind == isa.KindYMM || op.Kind == isa.KindZMM:
+			vector = true
+		case op.Kind == isa.KindMM:
+			mmx = true
+		}
+	}
+	switch k := f.Operands[mi].Kind; {
+	case k == isa.KindM256:
+		return "ymm"
+	case k == isa.KindM512:
+		return "zmm"
+	case k == isa.KindM128 || vector:
+		return "xmm"
+	case mmx:
+		return "mm"
+	}
+	return "gpr"
 }

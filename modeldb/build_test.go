@@ -1,6 +1,7 @@
 package modeldb
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -333,5 +334,100 @@ func TestBuildJoinsUnmixedVariants(t *testing.T) {
 		if got, want := portSet(t, m, v), portSet(t, m, of); len(want) == 0 || !sameSet(got, want) {
 			t.Errorf("%s on %v, %s on %v: want the same ports", v, sortedKeys(got), of, sortedKeys(want))
 		}
+	}
+}
+
+// Forms the base model lacks still load through the base's memory path:
+// with two load ports where vector loads go, two forms that each load at
+// one a cycle alone run at one a cycle together, which their probe mixes
+// (integer loads and stores, execution ports) cannot show.
+func TestBuildMemoryPartFromTheBase(t *testing.T) {
+	truth := loadTruth(t)
+	truth.Ports = append(truth.Ports, "VL0", "VL1")
+	vecLoad := PortPressure{{1, []string{"VL0", "VL1"}}, {1, []string{"AGU0", "AGU1", "AGU2"}}}
+	for _, f := range []string{"vmovupd ymm, m256", "vaddpd ymm, ymm, m256", "vmulpd ymm, ymm, m256", "vfmadd231pd ymm, ymm, m256"} {
+		e, _ := truth.Lookup(f)
+		e.PortPressure = append(append(PortPressure{}, e.PortPressure[:len(e.PortPressure)-1]...), vecLoad...)
+	}
+	truth.Put(&Entry{Form: "vmovups ymm, m256", Uops: 1, Latency: 7, Throughput: 0.5, PortPressure: vecLoad})
+	ms := synthMeasurements(t, truth, 0.01, 1)
+
+	base := truth.Clone()
+	kept := base.Forms[:0]
+	for _, e := range base.Forms {
+		if e.Form != "vaddpd ymm, ymm, m256" && e.Form != "vmulpd ymm, ymm, m256" {
+			kept = append(kept, e)
+		}
+	}
+	base.Forms = kept
+	base.Reindex()
+	m, _, err := Build(ms, BuildOptions{Base: base, Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"vaddpd ymm, ymm, m256", "vmulpd ymm, ymm, m256"} {
+		if got := portSet(t, m, f); !got["VL0"] || !got["VL1"] {
+			t.Errorf("%s on %v: want the vector load ports VL0, VL1", f, sortedKeys(got))
+		}
+	}
+	mix := []MixPart{{Form: "vaddpd ymm, ymm, m256", Count: 4}, {Form: "vmulpd ymm, ymm, m256", Count: 4}}
+	want, _ := NewPredictor(truth).Predict(mix)
+	got, err := NewPredictor(m).Predict(mix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(got.Cycles-want.Cycles) > 0.05*want.Cycles {
+		t.Errorf("4 vaddpd ymm, m256 + 4 vmulpd ymm, m256: predicted %.2f cycles, truth %.2f", got.Cycles, want.Cycles)
+	}
+}
+
+// A base model's uop count that the measured throughput contradicts is
+// corrected: no form dispatches more uops than the dispatch width allows in
+// the cycles it takes.
+func TestBuildCapsUopsByThroughput(t *testing.T) {
+	truth := loadTruth(t)
+	ms := synthMeasurements(t, truth, 0.01, 1)
+	base := truth.Clone()
+	e, _ := base.Lookup("popcnt r64, r64") // 4 a cycle measured
+	e.Uops = 6
+	m, rep, err := Build(ms, BuildOptions{Base: base, Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := m.Lookup("popcnt r64, r64"); e.Uops != 1 {
+		t.Errorf("popcnt r64, r64: %v uops, want 1 (6 dispatch slots cannot run 4 a cycle)", e.Uops)
+	}
+	found := false
+	for _, c := range rep.Corrections {
+		found = found || (c.Form == "popcnt r64, r64" && c.Field == "uops" && c.Old == "6" && c.New == "1")
+	}
+	if !found {
+		t.Errorf("the uops correction is not recorded:\n%s", rep.Summary(20))
+	}
+	for _, c := range []struct{ uops, tp, width, want float64 }{
+		{6, 0.25, 6, 1}, {3, 1, 6, 3}, {4, 0.5, 6, 3}, {2, 0.25, 0, 2}, {1, 0.1, 6, 1},
+	} {
+		if got := uopsWithin(c.uops, c.tp, c.width); got != c.want {
+			t.Errorf("uopsWithin(%v, %v, %v) = %v, want %v", c.uops, c.tp, c.width, got, c.want)
+		}
+	}
+}
+
+// A masked variant never mixed, whose throughput differs from its
+// unmasked form's, gets that form's ports scaled to its throughput.
+func TestBuildVariantTakesItsFormsPorts(t *testing.T) {
+	truth := loadTruth(t)
+	ms := synthMeasurements(t, truth, 0.01, 1)
+	ms.Forms["vaddpd ymm {k}, ymm, ymm"] = &FormMeasurements{Form: "vaddpd ymm {k}, ymm, ymm", Throughput: 0.62}
+	m, _, err := Build(ms, BuildOptions{Base: truth, Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := portSet(t, m, "vaddpd ymm {k}, ymm, ymm"), portSet(t, m, "vaddpd ymm, ymm, ymm")
+	if len(want) == 0 || !sameSet(got, want) {
+		t.Errorf("vaddpd ymm {k} on %v, vaddpd ymm on %v", sortedKeys(got), sortedKeys(want))
+	}
+	if e, _ := m.Lookup("vaddpd ymm {k}, ymm, ymm"); !strings.Contains(e.Provenance.Note, "variant") {
+		t.Errorf("note %q does not say where the ports came from", e.Provenance.Note)
 	}
 }

@@ -122,6 +122,16 @@ type inferClass struct {
 	// uop, which the fit would invent to explain what is not a port
 	// conflict, such as this host's dispatch and allocation limits).
 	oneUop bool
+	// mem is the base model's memory part of a form that loads or stores
+	// (its uses of the load and store ports, see memoryPorts): every
+	// candidate keeps it as it is and varies the rest. nil for register
+	// forms, without a base, and where the base's memory path alone is
+	// slower than the form was measured.
+	mem []maskUse
+	// variant is the class of the form this class's forms are a masked or
+	// {evex} variant of (variantOf), -1 when none: a class without mixes
+	// takes its mapping.
+	variant int
 	// results
 	err, maxErr float64
 	evaluated   int // mixes the error is over
@@ -139,11 +149,14 @@ type inferProblem struct {
 	// solve estimates it from the measurements.
 	width      float64
 	fixedWidth bool
-	partners   [][]int // per class: the classes it shares a mix with
-	classes    []*inferClass
-	mixes      []inferMix
-	opt        InferOptions
-	buf        []maskUse
+	// memPorts are the base model's memory ports (memoryPorts): the
+	// memory forms' fixed part uses them, nothing else a candidate has.
+	memPorts uint64
+	partners [][]int // per class: the classes it shares a mix with
+	classes  []*inferClass
+	mixes    []inferMix
+	opt      InferOptions
+	buf      []maskUse
 	// state hashes every class's mapping (a sum of per-class hashes, kept
 	// by setCur), to tell when the descent comes back to where it was.
 	state uint64
@@ -160,8 +173,11 @@ type candidate struct {
 	fromBase bool
 	// floor marks a mapping whose ports alone run faster than the measured
 	// throughput: something else (the form's own bound) limits it.
-	floor  bool
-	fresh  int // new ports it opens (abstract mode)
+	floor bool
+	fresh int // new ports it opens (abstract mode)
+	// group is the first port group the candidate was made of (before a
+	// memory form's fixed memory part was added).
+	group  uint64
 	shared int // ports it takes that other classes already use
 	err    float64
 	maxErr float64
@@ -491,13 +507,22 @@ func (p *inferProblem) fitClass(c int) bool {
 		}
 	}
 	var cands []*candidate
-	add := func(cd *candidate) {
+	add := func(cd *candidate) bool {
+		if len(cd.uses) > 0 {
+			cd.group = cd.uses[0].mask
+		}
+		if cl.mem != nil {
+			if cd.uses = p.withMemory(cl, cd.uses, cd.floor); cd.uses == nil {
+				return false
+			}
+		}
 		var all uint64
 		for _, u := range cd.uses {
 			all |= u.mask
 		}
 		cd.shared = bits.OnesCount64(all & tested)
 		cands = append(cands, cd)
+		return true
 	}
 	// addScaled adds a mapping scaled to the measured throughput and, when
 	// its ports alone allow a faster rate at whole cycles, that variant too.
@@ -579,11 +604,16 @@ func (p *inferProblem) fitClass(c int) bool {
 		}
 	}
 	full := sample == nil
+	kept := one[:0]
 	for _, cd := range one {
-		add(cd)
+		if !add(cd) {
+			continue
+		}
+		kept = append(kept, cd)
 		p.evaluateOn(c, cd, sample)
 		cd.done = full
 	}
+	one = kept
 	if len(cl.mixes) > 0 && !cl.oneUop {
 		// Two uses: the best single groups, each with another group.
 		slices.SortStableFunc(one, byErr)
@@ -600,11 +630,11 @@ func (p *inferProblem) fitClass(c int) bool {
 				continue
 			}
 			for _, g := range second {
-				if g == a.uses[0].mask {
+				if g == a.group {
 					continue
 				}
 				for _, ratio := range []float64{1, 2} {
-					addScaled([]maskUse{{a.uses[0].mask, 1}, {g, ratio}}, false, false, 0)
+					addScaled([]maskUse{{a.group, 1}, {g, ratio}}, false, false, 0)
 				}
 			}
 		}
@@ -675,6 +705,112 @@ func (p *inferProblem) fitClass(c int) bool {
 	changed := !equalUses(uses, cl.cur)
 	p.setCur(c, uses)
 	return changed
+}
+
+// memoryPorts returns the ports the base model's plain loads and stores
+// use (load and store pipes, address generation, the FP load/store data
+// path): the memory system, which mixes of a form with a few probes
+// cannot map (the probes load and store general registers only), and
+// which random mixes of memory forms show is shared as the base has it
+// (two ymm loads a cycle on Zen 4 whatever the operation).
+func (p *inferProblem) memoryPorts(base *Model) uint64 {
+	if base == nil {
+		return 0
+	}
+	ports := func(names ...string) uint64 {
+		var mask uint64
+		for _, n := range names {
+			if e, ok := base.Lookup(n); ok {
+				for _, u := range p.compile(e.PortPressure) {
+					mask |= u.mask
+				}
+			}
+		}
+		return mask
+	}
+	var mem uint64
+	for _, forms := range []map[string]string{loadForms, storeForms} {
+		for _, n := range forms {
+			mem |= ports(n)
+		}
+	}
+	// Not the execution ports some of them also take (LLVM's
+	// sapphirerapids has vmovups zmm, m512 on p015 besides the load ports).
+	return mem &^ ports(registerForms...)
+}
+
+// registerForms run on execution ports only: the ports their base mappings
+// use are not memory ports.
+var registerForms = []string{"add r64, r64", "imul r64, r64", "shl r64, imm8", "vaddpd ymm, ymm, ymm",
+	"vmulpd ymm, ymm, ymm", "vpaddd ymm, ymm, ymm", "vpshufb ymm, ymm, ymm", "vaddpd zmm, zmm, zmm"}
+
+// fixedMemoryUses splits a base mapping's memory part off (uses of the
+// memory ports) for a form measured at tp cycles: nil when the mapping
+// has none. A part that alone would run slower than measured (the base's
+// memory path is slower than this host's: LLVM's znver3 stores take two
+// cycles of a store port, Zen 4 stores two a cycle) is scaled to the
+// measured throughput.
+func (p *inferProblem) fixedMemoryUses(base []maskUse, tp float64) []maskUse {
+	var mem []maskUse
+	for _, u := range base {
+		if u.mask&p.memPorts != 0 {
+			mem = append(mem, u)
+		}
+	}
+	if len(mem) == 0 {
+		return nil
+	}
+	p.buf = append(p.buf[:0], mem...)
+	if bottleneck(p.buf) > tp*1.03 {
+		return p.scaleTo(mem, tp)
+	}
+	sortUses(mem)
+	return mem
+}
+
+// withMemory makes a candidate of a memory form: its uses of other ports
+// (scaled to the measured throughput, unless it is a whole-cycle floor
+// variant or the memory part alone accounts for the throughput: then a uop
+// a use) with the class's fixed memory part. A form whose base mapping
+// is all memory (a plain load or store) keeps that part scaled to its
+// throughput. nil: the candidate has nothing but memory uses, and the form
+// has more.
+func (p *inferProblem) withMemory(cl *inferClass, uses []maskUse, floor bool) []maskUse {
+	var rest []maskUse
+	for _, u := range uses {
+		if u.mask&p.memPorts == 0 {
+			rest = append(rest, u)
+		}
+	}
+	if len(rest) == 0 {
+		for _, u := range cl.base {
+			if u.mask&p.memPorts == 0 {
+				return nil
+			}
+		}
+		return p.scaleTo(cl.mem, cl.tp)
+	}
+	p.buf = append(p.buf[:0], cl.mem...)
+	switch {
+	case floor:
+	case bottleneck(p.buf) >= cl.tp*0.97:
+		// The memory part is what bounds the form alone: the rest is a
+		// uop a use, only the mixes tell more.
+		for i := range rest {
+			rest[i].cycles = 1
+		}
+		if p.buf = append(p.buf[:0], rest...); bottleneck(p.buf) > cl.tp {
+			rest = p.scaleTo(rest, cl.tp)
+		}
+	default:
+		if rest = p.scaleTo(rest, cl.tp); rest == nil {
+			return nil
+		}
+	}
+	out := append(append([]maskUse(nil), rest...), cl.mem...)
+	out = mergeUses(out)
+	sortUses(out)
+	return out
 }
 
 // growBase adds, for a class whose base mapping needs uses of less than
@@ -811,6 +947,10 @@ func (p *inferProblem) solve() {
 		case cl.base != nil:
 			p.setCur(c, p.scaleTo(cl.base, cl.tp))
 			cl.why = "no port-conflict measurements: ports from the base model"
+		case cl.variant >= 0 && p.classes[cl.variant].cur != nil:
+			v := p.classes[cl.variant]
+			p.setCur(c, p.scaleTo(v.cur, cl.tp))
+			cl.why = fmt.Sprintf("no port-conflict measurements: ports of %s (the form it is a variant of), scaled to its throughput", v.forms[0])
 		default:
 			for _, h := range cl.hints {
 				var uses []maskUse
