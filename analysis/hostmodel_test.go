@@ -193,3 +193,39 @@ func simulate(t *testing.T, m *modeldb.Model, r *input.Region, n int) float64 {
 	}
 	return rep.CyclesPerIteration()
 }
+
+// TestLeaCostsByAddressShape: a model that costs lea by address shape
+// (Zen 4: base+index+disp takes 2 cycles, two a cycle) gives a chain of
+// three-component leas its latency and a stream of them its throughput;
+// other shapes keep the form's own figures.
+func TestLeaCostsByAddressShape(t *testing.T) {
+	const model = `name: lea by shape
+isa: x86
+dispatched_uops_per_cycle: 6
+ports: ['0', '1', '2', '3']
+instruction_forms:
+  - {form: "lea r64, m", uops: 1, latency: 1, latencies: [{from: mem, to: '0', cycles: 1}], throughput: 0.25, port_pressure: [[1, '0123']],
+     addressing: [{shape: base+index+disp, latency: 2, throughput: 0.5}, {shape: base+index*s+disp, latency: 2, throughput: 0.5}]}
+`
+	m, err := modeldb.Parse("lea.yml", []byte(model), modeldb.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		src  string
+		want float64
+	}{
+		{"lea rax, [rax+rax*2+7]\nlea rax, [rax+rax*4+3]\nlea rax, [rax+rax*2+7]\nlea rax, [rax+rax*4+3]\n", 8}, // chain, 2 each
+		{"lea rax, [rax+8]\nlea rax, [rax+rbx]\nlea rax, [rax+rbx*4]\nlea rax, [rax+16]\n", 4},                  // chain, 1 each
+		{"lea rax, [rbx+rcx+8]\nlea rdx, [rbx+rcx+8]\nlea rsi, [rbx+rcx+8]\nlea r8, [rbx+rcx+8]\n", 2},          // two a cycle
+		{"lea rax, [rbx+8]\nlea rdx, [rbx+8]\nlea rsi, [rbx+8]\nlea r8, [rbx+8]\n", 1},                          // four a cycle
+	} {
+		regs, err := input.Assembly("lea.s", []byte(".intel_syntax noprefix\n"+c.src), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := simulate(t, m, regs[0], 200); math.Abs(got-c.want) > 0.1*c.want {
+			t.Errorf("%q: %.2f cycles/iteration, want %.0f", c.src, got, c.want)
+		}
+	}
+}

@@ -83,7 +83,7 @@ type Builder struct {
 	// prints each in the syntax it was written in (AT&T for machine code).
 	Syntax  isa.Syntax
 	portIdx map[string]int
-	cache   map[*isa.Form]*formInfo
+	cache   map[formKey]*formInfo
 	// builtinIdioms is set when the model marks no idiom at all (models
 	// imported from llvm-mca): the idioms every x86 core since Sandy
 	// Bridge and Bulldozer recognises are used instead.
@@ -141,7 +141,7 @@ func NewBuilder(m *modeldb.Model) (*Builder, error) {
 	if len(m.Ports) > 64 {
 		return nil, fmt.Errorf("model %s has %d ports: the simulator handles at most 64", m.Label(), len(m.Ports))
 	}
-	b := &Builder{Model: m, portIdx: map[string]int{}, cache: map[*isa.Form]*formInfo{}}
+	b := &Builder{Model: m, portIdx: map[string]int{}, cache: map[formKey]*formInfo{}}
 	for i, p := range m.Ports {
 		b.portIdx[p] = i
 	}
@@ -216,13 +216,59 @@ func roundCycles(v float64) int {
 	return int(math.Round(v))
 }
 
-func (b *Builder) form(f *isa.Form, pos isa.Pos) (*formInfo, error) {
-	if fi, ok := b.cache[f]; ok {
+// formKey is what a formInfo describes: a form, in one address shape
+// where the model costs the form by shape (lea).
+type formKey struct {
+	f     *isa.Form
+	shape string
+}
+
+// addressShape is the shape of an instruction's address operand (lea's
+// m), "" when it has none.
+func addressShape(in *isa.Inst, f *isa.Form) string {
+	for i, op := range f.Operands {
+		if op.Kind == isa.KindM && i < len(in.Args) && in.Args[i].Type == isa.OpMem {
+			return in.Args[i].Mem.Shape()
+		}
+	}
+	return ""
+}
+
+// inShape returns the entry as it costs the address shape: latency and
+// throughput from its addressing list, port pressure scaled to that
+// throughput. The entry itself when it has no figures for the shape.
+func inShape(e *modeldb.Entry, shape string) *modeldb.Entry {
+	a, ok := e.ForShape(shape)
+	if !ok || a.Throughput <= 0 || e.Throughput <= 0 {
+		return e
+	}
+	c := *e
+	c.Latency, c.Throughput = a.Latency, a.Throughput
+	c.Latencies = nil
+	for _, l := range e.Latencies {
+		if l.From == "mem" {
+			l.Cycles = a.Latency
+		}
+		c.Latencies = append(c.Latencies, l)
+	}
+	r := a.Throughput / e.Throughput
+	c.PortPressure = nil
+	for _, u := range e.PortPressure {
+		c.PortPressure = append(c.PortPressure, modeldb.PortUse{Cycles: u.Cycles * r, Ports: u.Ports})
+	}
+	return &c
+}
+
+func (b *Builder) form(f *isa.Form, shape string, pos isa.Pos) (*formInfo, error) {
+	if fi, ok := b.cache[formKey{f, shape}]; ok {
 		return fi, nil
 	}
 	m := b.Model
 	name := f.Name()
 	e, ok := lookupEntry(m, name)
+	if ok && shape != "" {
+		e = inShape(e, shape)
+	}
 	fi := &formInfo{}
 	if !ok {
 		var err error
@@ -348,7 +394,7 @@ func (b *Builder) form(f *isa.Form, pos isa.Pos) (*formInfo, error) {
 			fi.implicitAdv, first = a, false
 		}
 	}
-	b.cache[f] = fi
+	b.cache[formKey{f, shape}] = fi
 	return fi, nil
 }
 
@@ -543,7 +589,7 @@ func (b *Builder) Instr(in *isa.Inst) (*Instr, error) {
 			return nil, err
 		}
 	}
-	fi, err := b.form(f, in.Pos)
+	fi, err := b.form(f, addressShape(in, f), in.Pos)
 	if err != nil {
 		return nil, err
 	}

@@ -30,6 +30,10 @@ const (
 	KindPorts           = "ports"            // port-conflict mix
 	KindRandomMix       = "random-mix"       // a random mix of 2-4 forms, for validating models
 	KindHelperRoundTrip = "helper"           // calibration of a cross-class helper pair
+	// KindAddressLatency and KindAddressTP measure lea in one address shape
+	// (Bench.Addressing): not the form's own latency and throughput.
+	KindAddressLatency = "address-latency"
+	KindAddressTP      = "address-throughput"
 )
 
 // Bench is one generated benchmark.
@@ -37,7 +41,10 @@ type Bench struct {
 	Form     *isa.Form
 	Kind     string
 	Operands string // latency pair: "1->0", "mem->0" (address), "rax->rax", "1->flags"
-	Snippet  *measure.Snippet
+	// Addressing is the address shape (isa.AddressShapes) of a lea
+	// benchmark measured in one shape; "" for a form's own benchmarks.
+	Addressing string
+	Snippet    *measure.Snippet
 	// Mode is the exegesis measurement key: latency or inverse_throughput.
 	Mode string
 	// Helper is the instruction closing a chain whose destination cannot
@@ -399,6 +406,7 @@ func Generate(f *isa.Form) ([]*Bench, error) {
 	}
 	out = append(out, tp)
 	out = append(out, Idioms(f)...)
+	out = append(out, AddressShapeBenches(f)...)
 	return out, nil
 }
 

@@ -3,6 +3,7 @@ package modeldb
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -80,7 +81,10 @@ type BuildReport struct {
 	Fits          []FormFit // per measured form with a throughput
 	LowConfidence int
 	Corrections   []Correction
-	Skipped       []string
+	// MemoryPath says how measured mixes of plain loads and stores changed
+	// the base's memory path (see calibrateStores).
+	MemoryPath []string
+	Skipped    []string
 }
 
 // Summary renders the report in a few lines, with up to n examples.
@@ -131,6 +135,9 @@ func (r *BuildReport) Summary(n int) string {
 			}
 			fmt.Fprintf(&b, "  %-40s %s %s -> %s\n", c.Form, c.Field, c.Old, c.New)
 		}
+	}
+	for _, s := range r.MemoryPath {
+		fmt.Fprintf(&b, "memory path: %s\n", s)
 	}
 	for _, s := range r.Skipped {
 		fmt.Fprintf(&b, "skipped: %s\n", s)
@@ -350,6 +357,7 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 			}
 		}
 	}
+	rep.MemoryPath = p.calibrateStores(fitMixes, classOf)
 	// Memory forms may be their register form plus a load or store.
 	for _, cl := range p.classes {
 		f, ok := isa.Lookup(cl.forms[0])
@@ -462,6 +470,14 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 				record("throughput", FormatNum(old.Throughput), FormatNum(nt))
 			}
 			e.Throughput = nt
+			if len(fm.Addressing) > 0 {
+				e.Addressing = nil
+				for _, shape := range isa.AddressShapes {
+					if a, ok := fm.Addressing[shape]; ok {
+						e.Addressing = append(e.Addressing, AddressCost{Shape: shape, Latency: round5(a.Latency), Throughput: round5(a.Throughput)})
+					}
+				}
+			}
 			c := p.classes[classOf[n]]
 			newPP := p.pressureOf(c.cur)
 			if c.cur == nil {
@@ -859,4 +875,96 @@ func memoryClass(f *isa.Form, mi int) string {
 		return "mm"
 	}
 	return "gpr"
+}
+
+// calibrateStores checks the base's memory path against measured mixes of a
+// plain vector store with a plain vector load (the sweep's load probe): a
+// port group both use that the mix shows is not shared (the store ran
+// beside the loads faster than sharing it allows, and leaving the group out
+// of the store predicts the mix) leaves the memory part of every vector
+// store. LLVM's znver3 sends vector stores' data through the FP load pipes
+// (FPP45), where Zen 4 runs two ymm loads and a ymm store each cycle.
+func (p *inferProblem) calibrateStores(mixes []*MixMeasurement, classOf map[string]int) []string {
+	vectorLoad := map[string]bool{}
+	for _, k := range []string{"xmm", "ymm", "zmm"} {
+		vectorLoad[loadForms[k]] = true
+	}
+	scaled := func(uses []maskUse, n float64) []maskUse {
+		out := make([]maskUse, len(uses))
+		for i, u := range uses {
+			out[i] = maskUse{u.mask, u.cycles * n}
+		}
+		return out
+	}
+	predict := func(s []maskUse, a float64, l []maskUse, b float64) float64 {
+		return bottleneck(append(scaled(s, a), scaled(l, b)...))
+	}
+	drop := map[uint64]bool{}
+	var notes []string
+	for _, k := range []string{"xmm", "ymm", "zmm"} {
+		sc, ok := classOf[storeForms[k]]
+		if !ok || p.classes[sc].mem == nil {
+			continue
+		}
+		S := p.classes[sc].mem
+		for _, mx := range mixes {
+			if len(mx.Parts) != 2 {
+				continue
+			}
+			st, ld := mx.Parts[0], mx.Parts[1]
+			if ld.Form == storeForms[k] {
+				st, ld = ld, st
+			}
+			lc, ok := classOf[ld.Form]
+			if st.Form != storeForms[k] || !vectorLoad[ld.Form] || !ok || p.classes[lc].mem == nil {
+				continue
+			}
+			L := p.classes[lc].mem
+			a, b := float64(st.Count), float64(ld.Count)
+			pred := predict(S, a, L, b)
+			if pred <= mx.Cycles*1.05 {
+				continue
+			}
+			for _, g := range S {
+				if drop[g.mask] || !slices.ContainsFunc(L, func(u maskUse) bool { return u.mask == g.mask }) {
+					continue
+				}
+				rest := slices.DeleteFunc(slices.Clone(S), func(u maskUse) bool { return u.mask == g.mask })
+				if q := predict(rest, a, L, b); math.Abs(q-mx.Cycles) <= 0.05*mx.Cycles {
+					drop[g.mask] = true
+					notes = append(notes, fmt.Sprintf("vector stores leave out %s: %d x %s with %d x %s took %s cycles, sharing it predicts %s",
+						p.groupName(g.mask), st.Count, st.Form, ld.Count, ld.Form, FormatNum(round5(mx.Cycles)), FormatNum(round5(pred))))
+					break
+				}
+			}
+		}
+	}
+	if len(drop) == 0 {
+		return nil
+	}
+	for _, cl := range p.classes {
+		if cl.mem == nil {
+			continue
+		}
+		f, ok := isa.Lookup(cl.forms[0])
+		if !ok || !writesVectorMemory(f) {
+			continue
+		}
+		cl.mem = slices.DeleteFunc(cl.mem, func(u maskUse) bool { return drop[u.mask] })
+		if len(cl.mem) == 0 {
+			cl.mem = nil
+		}
+	}
+	return notes
+}
+
+// writesVectorMemory tells whether a form stores a vector register's data.
+func writesVectorMemory(f *isa.Form) bool {
+	for i, op := range f.Operands {
+		if op.Kind.IsMemory() && op.Kind != isa.KindM && op.Access&(isa.Write|isa.CondWrite) != 0 {
+			c := memoryClass(f, i)
+			return c == "xmm" || c == "ymm" || c == "zmm"
+		}
+	}
+	return false
 }

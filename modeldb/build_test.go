@@ -431,3 +431,51 @@ func TestBuildVariantTakesItsFormsPorts(t *testing.T) {
 		t.Errorf("note %q does not say where the ports came from", e.Provenance.Note)
 	}
 }
+
+// lea measured per address shape: the results are the entry's addressing
+// list, not its own latency and throughput, and survive a save and load.
+func TestBuildAddressShapes(t *testing.T) {
+	res := func(kind, shape string, v float64) *results.Benchmark {
+		return &results.Benchmark{Mode: "latency", Measurements: []results.Measurement{{Key: "latency", Value: v}},
+			Portlab: &results.Extra{ID: kind + shape, Form: "lea r64, m", Kind: kind, Addressing: shape, Operands: "mem->0", Median: v, Reps: 5, Clean: 5, Host: "h"}}
+	}
+	bs := []*results.Benchmark{
+		{Mode: "latency", Measurements: []results.Measurement{{Key: "latency", Value: 1}}, Portlab: &results.Extra{ID: "l", Form: "lea r64, m", Kind: "latency", Operands: "mem->0", Median: 1, Reps: 5, Clean: 5, Host: "h"}},
+		{Mode: "inverse_throughput", Measurements: []results.Measurement{{Key: "inverse_throughput", Value: 0.25}}, Portlab: &results.Extra{ID: "t", Form: "lea r64, m", Kind: "throughput", Median: 0.25, Reps: 5, Clean: 5, Host: "h"}},
+		res(AddressLatencyKind, "base+index+disp", 2), res(AddressThroughputKind, "base+index+disp", 0.5),
+		res(AddressLatencyKind, "base+disp", 1), res(AddressThroughputKind, "base+disp", 0.25),
+	}
+	bs[3].Mode, bs[3].Measurements = "inverse_throughput", []results.Measurement{{Key: "inverse_throughput", Value: 0.5}}
+	bs[5].Mode, bs[5].Measurements = "inverse_throughput", []results.Measurement{{Key: "inverse_throughput", Value: 0.25}}
+	ms := CollectMeasurements(bs, CollectOptions{})
+	fm := ms.Forms["lea r64, m"]
+	if fm == nil || fm.Throughput != 0.25 || fm.Latencies["mem->0"] != 1 {
+		t.Fatalf("the form's own figures took the shapes' in: %+v", fm)
+	}
+	if a := fm.Addressing["base+index+disp"]; a == nil || a.Latency != 2 || a.Throughput != 0.5 {
+		t.Fatalf("shape base+index+disp: %+v", a)
+	}
+	m, _, err := Build(ms, BuildOptions{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse("m.yml", data, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := back.Lookup("lea r64, m")
+	if a, ok := e.ForShape("base+index+disp"); !ok || a.Latency != 2 || a.Throughput != 0.5 || e.Latency != 1 || e.Throughput != 0.25 {
+		t.Errorf("entry %+v, shape %+v", e, a)
+	}
+	if len(e.Addressing) != 2 || e.Addressing[0].Shape != "base+disp" {
+		t.Errorf("addressing %+v: want the measured shapes in isa.AddressShapes order", e.Addressing)
+	}
+	bad := strings.Replace(string(data), "base+index+disp", "base+disp+index", 1)
+	if _, err := Parse("bad.yml", []byte(bad), LoadOptions{}); err == nil || !strings.Contains(err.Error(), `"base+disp+index" is not an address shape`) || !strings.Contains(err.Error(), "bad.yml:") {
+		t.Errorf("a bad shape: %v", err)
+	}
+}

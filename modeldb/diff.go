@@ -99,6 +99,12 @@ func Diff(a, b *Model, opt DiffOptions) *ModelDiff {
 			}
 			num("latency "+k, la[k], lb[k], &ch)
 		}
+		for _, aa := range ea.Addressing {
+			if ab, ok := eb.ForShape(aa.Shape); ok {
+				num("throughput "+aa.Shape, aa.Throughput, ab.Throughput, &ch)
+				num("latency "+aa.Shape, aa.Latency, ab.Latency, &ch)
+			}
+		}
 		num("uops", ea.Uops, eb.Uops, &ch)
 		if !samePressure(ea.PortPressure, eb.PortPressure) {
 			size := 1.0

@@ -323,6 +323,45 @@ func (p *parser) num(n *yaml.Node, key string) float64 {
 	return v
 }
 
+// addressing reads an entry's per-address-shape costs:
+// [{shape: 'base+index+disp', latency: 2, throughput: 0.5}, ...].
+func (p *parser) addressing(v *yaml.Node) []AddressCost {
+	if isNull(v) {
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		p.errorf(v, "addressing: want a list of {shape, latency, throughput}")
+		return nil
+	}
+	var out []AddressCost
+	for _, n := range v.Content {
+		if n.Kind != yaml.MappingNode {
+			p.errorf(n, "addressing: each element is {shape, latency, throughput}")
+			continue
+		}
+		var a AddressCost
+		for j := 0; j+1 < len(n.Content); j += 2 {
+			k, x := n.Content[j].Value, n.Content[j+1]
+			switch k {
+			case "shape":
+				a.Shape = p.str(x, "addressing.shape")
+			case "latency":
+				a.Latency = p.num(x, "addressing.latency")
+			case "throughput":
+				a.Throughput = p.num(x, "addressing.throughput")
+			default:
+				p.errorf(n.Content[j], "addressing: unknown key %q", k)
+			}
+		}
+		if !isa.ValidAddressShape(a.Shape) {
+			p.errorf(n, "addressing: %q is not an address shape (base, index or index*s, disp joined by '+', or rip+disp)", a.Shape)
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
 func (p *parser) integer(n *yaml.Node, key string) int {
 	v := p.num(n, key)
 	if v != math.Trunc(v) {
@@ -781,6 +820,8 @@ func (p *parser) entryNode(n *yaml.Node, ports map[string]bool) (*Entry, bool) {
 			}
 		case "throughput":
 			e.Throughput = p.num(v, k)
+		case "addressing":
+			e.Addressing = p.addressing(v)
 		case "port_pressure":
 			e.PortPressure = p.pressure(v, k)
 			for _, u := range e.PortPressure {
@@ -1162,6 +1203,14 @@ func (e *Entry) node(short, osaca bool) *yaml.Node {
 	}
 	add("throughput", numNode(e.Throughput))
 	add("port_pressure", e.PortPressure.nodeStyle(short))
+	if len(e.Addressing) > 0 {
+		as := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, a := range e.Addressing {
+			as.Content = append(as.Content, &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle, Content: []*yaml.Node{
+				strNode("shape"), quoted(a.Shape), strNode("latency"), numNode(a.Latency), strNode("throughput"), numNode(a.Throughput)}})
+		}
+		add("addressing", as)
+	}
 	if len(e.Flags) > 0 {
 		fl := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
 		for _, f := range e.Flags {

@@ -1114,6 +1114,17 @@ func (p *inferProblem) pressureOf(uses []maskUse) PortPressure {
 	return pp
 }
 
+// groupName renders a port group as p[A,B].
+func (p *inferProblem) groupName(mask uint64) string {
+	var ports []string
+	for _, b := range maskBits(mask) {
+		if b < len(p.ports) {
+			ports = append(ports, p.ports[b])
+		}
+	}
+	return "p[" + strings.Join(ports, ",") + "]"
+}
+
 // roundCycles snaps inferred cycles to a clean value when within 2 %
 // (measurements carry noise; 0.98 cycles is 1 cycle).
 func roundCycles(c float64) float64 {

@@ -43,9 +43,14 @@ type FormMeasurements struct {
 	// Unmeasurable is why the form could not be measured.
 	Unmeasurable string
 	Host, Date   string
+	// Addressing holds lea's latency and throughput per address shape
+	// (results of kinds address-latency and address-throughput).
+	Addressing map[string]*AddressCost
 
 	tps  []float64
 	lats map[string][]float64
+	// per address shape: latencies, throughputs
+	shapeLats, shapeTps map[string][]float64
 }
 
 // Latency is the largest measured operand latency.
@@ -84,6 +89,13 @@ func mixKey(parts []MixPart) string {
 
 // RandomMixKind is the result kind of random mixes (gen.KindRandomMix).
 const RandomMixKind = "random-mix"
+
+// AddressLatencyKind and AddressThroughputKind are the result kinds of lea
+// measured in one address shape (gen.KindAddressLatency, gen.KindAddressTP).
+const (
+	AddressLatencyKind    = "address-latency"
+	AddressThroughputKind = "address-throughput"
+)
 
 // CollectOptions control CollectMeasurements.
 type CollectOptions struct {
@@ -216,6 +228,19 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			fm.lats[pair] = append(fm.lats[pair], val)
 		case "throughput", "inverse_throughput":
 			fm.tps = append(fm.tps, val)
+		case AddressLatencyKind, AddressThroughputKind:
+			if x.Addressing == "" {
+				skipped[kind+" results without an address shape"]++
+				break
+			}
+			if fm.shapeLats == nil {
+				fm.shapeLats, fm.shapeTps = map[string][]float64{}, map[string][]float64{}
+			}
+			if kind == AddressLatencyKind {
+				fm.shapeLats[x.Addressing] = append(fm.shapeLats[x.Addressing], val)
+			} else {
+				fm.shapeTps[x.Addressing] = append(fm.shapeTps[x.Addressing], val)
+			}
 		case "uops":
 			if fm.PortUops == nil {
 				fm.PortUops = map[string]float64{}
@@ -239,6 +264,16 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		}
 		for k, v := range fm.lats {
 			fm.Latencies[k] = median(v)
+		}
+		for shape, tps := range fm.shapeTps {
+			lats := fm.shapeLats[shape]
+			if len(lats) == 0 {
+				continue
+			}
+			if fm.Addressing == nil {
+				fm.Addressing = map[string]*AddressCost{}
+			}
+			fm.Addressing[shape] = &AddressCost{Shape: shape, Latency: median(lats), Throughput: median(tps)}
 		}
 		sort.Strings(fm.Props)
 	}

@@ -92,7 +92,11 @@ type Entry struct {
 	// Throughput is the reciprocal throughput in cycles per instruction.
 	Throughput   float64      `yaml:"throughput"`
 	PortPressure PortPressure `yaml:"port_pressure"`
-	Flags        []string     `yaml:"flags,omitempty"`
+	// Addressing gives latency and throughput per address shape where
+	// they differ by shape (lea: see isa.AddressShapes); the entry's own
+	// figures hold for the other shapes.
+	Addressing []AddressCost `yaml:"addressing,omitempty"`
+	Flags      []string      `yaml:"flags,omitempty"`
 
 	Provenance *Provenance `yaml:"provenance,omitempty"`
 
@@ -109,6 +113,24 @@ type OperandLatency struct {
 	From   string  `yaml:"from"`
 	To     string  `yaml:"to"`
 	Cycles float64 `yaml:"cycles"`
+}
+
+// AddressCost is a form's latency (from the address registers to the
+// destination) and reciprocal throughput in one address shape.
+type AddressCost struct {
+	Shape      string  `yaml:"shape" json:"shape"`
+	Latency    float64 `yaml:"latency" json:"latency"`
+	Throughput float64 `yaml:"throughput" json:"throughput"`
+}
+
+// ForShape returns the entry's cost in an address shape, if it has one.
+func (e *Entry) ForShape(shape string) (AddressCost, bool) {
+	for _, a := range e.Addressing {
+		if a.Shape == shape {
+			return a, true
+		}
+	}
+	return AddressCost{}, false
 }
 
 // Entry flags.

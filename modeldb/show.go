@@ -111,6 +111,13 @@ func (m *Model) WriteEntry(w io.Writer, e *Entry) {
 		tp += fmt.Sprintf(" (%s per cycle)", FormatNum(1/e.Throughput))
 	}
 	line("throughput", "%s", tp)
+	if len(e.Addressing) > 0 {
+		var as []string
+		for _, a := range e.Addressing {
+			as = append(as, fmt.Sprintf("%s: latency %s, throughput %s", a.Shape, FormatNum(a.Latency), FormatNum(a.Throughput)))
+		}
+		line("by address", "%s", strings.Join(as, "; "))
+	}
 	line("uops", "%s", FormatNum(e.Uops))
 	line("ports", "%s", FormatPressure(e.PortPressure))
 	if len(e.PortPressure) > 0 {
@@ -162,6 +169,7 @@ type EntryJSON struct {
 	Latency      float64         `json:"latency"`
 	Latencies    []LatencyJSON   `json:"latencies,omitempty"`
 	Throughput   float64         `json:"throughput"`
+	Addressing   []AddressCost   `json:"addressing,omitempty"`
 	PortPressure []PortUseJSON   `json:"port_pressure"`
 	PortLoads    map[string]any  `json:"port_loads,omitempty"`
 	Flags        []string        `json:"flags,omitempty"`
@@ -196,7 +204,7 @@ type PortUseJSON struct {
 // form running alone.
 func (m *Model) JSON(e *Entry) EntryJSON {
 	j := EntryJSON{Form: e.Form, Class: e.Class, Uops: e.Uops, Latency: e.Latency,
-		Throughput: e.Throughput, Flags: e.Flags, PortPressure: []PortUseJSON{}}
+		Throughput: e.Throughput, Addressing: e.Addressing, Flags: e.Flags, PortPressure: []PortUseJSON{}}
 	if p := m.ProvenanceOf(e); p != nil {
 		j.Provenance = &ProvenanceJSON{p.Source, p.From, p.Host, p.Date, p.Confidence, p.FitError, p.Note}
 	}

@@ -51,12 +51,15 @@ type Measurement struct {
 
 // Extra holds what portlab records beyond exegesis's fields.
 type Extra struct {
-	ID            string   `yaml:"id,omitempty"`       // murmur3 content hash of what was measured
-	Form          string   `yaml:"form,omitempty"`     // instruction form, for generated snippets
-	Operands      string   `yaml:"operands,omitempty"` // operand pair of a latency ("2->0")
-	Kind          string   `yaml:"kind,omitempty"`     // latency, throughput, ports, snippet
-	Source        string   `yaml:"source,omitempty"`   // the snippet's assembly
-	Syntax        string   `yaml:"syntax,omitempty"`   // intel or att
+	ID       string `yaml:"id,omitempty"`       // murmur3 content hash of what was measured
+	Form     string `yaml:"form,omitempty"`     // instruction form, for generated snippets
+	Operands string `yaml:"operands,omitempty"` // operand pair of a latency ("2->0")
+	// Addressing is the address shape a lea benchmark measured
+	// ("base+index+disp", see isa.AddressShapes); "" for a form's own.
+	Addressing    string   `yaml:"addressing,omitempty"`
+	Kind          string   `yaml:"kind,omitempty"`   // latency, throughput, ports, snippet
+	Source        string   `yaml:"source,omitempty"` // the snippet's assembly
+	Syntax        string   `yaml:"syntax,omitempty"` // intel or att
 	Repetition    string   `yaml:"repetition_mode"`
 	Copies        int      `yaml:"copies"` // snippet copies in the short body
 	LoopReg       string   `yaml:"loop_register,omitempty"`

@@ -175,13 +175,17 @@ func ProbeVariant(f, p *isa.Form) *isa.Form {
 	switch {
 	case legacySSE:
 		mnemonic, _, _ := strings.Cut(name, " ")
-		v, ok := isa.Lookup(strings.TrimPrefix(mnemonic, "v") + " xmm, xmm")
-		if !ok || v.Encoding != isa.Legacy {
-			return nil
+		for _, n := range []string{
+			strings.NewReplacer("ymm", "xmm", "m256", "m128").Replace(strings.TrimPrefix(name, "v")), // vmovups ymm, m256
+			strings.TrimPrefix(mnemonic, "v") + " xmm, xmm",                                          // vaddpd ymm, ymm, ymm
+		} {
+			if v, ok := isa.Lookup(n); ok && v.Encoding == isa.Legacy {
+				return v
+			}
 		}
-		return v
+		return nil
 	case wide:
-		if v, ok := isa.Lookup(strings.ReplaceAll(name, "ymm", "zmm")); ok {
+		if v, ok := isa.Lookup(strings.NewReplacer("ymm", "zmm", "m256", "m512").Replace(name)); ok {
 			return v
 		}
 	}

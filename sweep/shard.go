@@ -100,9 +100,9 @@ func FormCost(f *isa.Form, m CostModes) float64 {
 // given modes (as Run filters them).
 func kindSelected(kind string, latency, throughput bool) bool {
 	switch kind {
-	case gen.KindLatency, gen.KindIdiomLatency, gen.KindMoveLatency:
+	case gen.KindLatency, gen.KindIdiomLatency, gen.KindMoveLatency, gen.KindAddressLatency:
 		return latency
-	case gen.KindThroughput, gen.KindIdiomTP:
+	case gen.KindThroughput, gen.KindIdiomTP, gen.KindAddressTP:
 		return throughput
 	}
 	return true

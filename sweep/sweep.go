@@ -139,7 +139,7 @@ func (s *Summary) noteNoisy(benches []*gen.Bench, res []*results.Benchmark, help
 // DefaultProbes are forms of well-known ports used in port-conflict mixes.
 var DefaultProbes = []string{
 	"add r64, r64", "imul r64, r64", "shl r64, imm8", "lea r64, m",
-	"mov r64, m64", "mov m64, r64",
+	"mov r64, m64", "mov m64, r64", "vmovups ymm, m256",
 	"vaddpd ymm, ymm, ymm", "vmulpd ymm, ymm, ymm", "vpaddd ymm, ymm, ymm", "vpshufb ymm, ymm, ymm",
 	"vpermd ymm, ymm, ymm", "vdivpd ymm, ymm, ymm",
 }
@@ -201,7 +201,7 @@ func Exclude(forms []*isa.Form, globs []string) ([]*isa.Form, error) {
 // benchID is the content key of a generated benchmark: its form, kind,
 // operand pair and source.
 func benchID(b *gen.Bench) string {
-	return measure.ContentID(b.Kind+"|"+b.Operands+"|"+formName(b), b.Snippet.Source, nil)
+	return measure.ContentID(b.Kind+"|"+b.Operands+b.Addressing+"|"+formName(b), b.Snippet.Source, nil)
 }
 
 func formName(b *gen.Bench) string {
@@ -293,10 +293,7 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 				continue
 			}
 			for _, b := range bs {
-				if (b.Kind == gen.KindLatency || b.Kind == gen.KindIdiomLatency || b.Kind == gen.KindMoveLatency) && !o.Latency {
-					continue
-				}
-				if (b.Kind == gen.KindThroughput || b.Kind == gen.KindIdiomTP) && !o.Throughput {
+				if !kindSelected(b.Kind, o.Latency, o.Throughput) {
 					continue
 				}
 				if done[benchID(b)] {
@@ -490,6 +487,7 @@ func toResult(b *gen.Bench, m *measure.Measurement, o Options, helpers map[strin
 	x.Form = formName(b)
 	x.Kind = b.Kind
 	x.Operands = b.Operands
+	x.Addressing = b.Addressing
 	x.Mix = b.Mix
 	r.Info = b.Snippet.Info
 	if m.Err != nil || b.Helper == "" {

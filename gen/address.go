@@ -1,0 +1,69 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+
+	"portlab/isa"
+)
+
+// addressOf renders an address of the given shape (isa.AddressShapes)
+// from a base and an index register: scaled by 2 where the shape scales,
+// displacement 8 where it has one.
+func addressOf(shape, base, index string) string {
+	var parts []string
+	for _, c := range strings.Split(shape, "+") {
+		switch c {
+		case "base":
+			parts = append(parts, base)
+		case "index":
+			parts = append(parts, index)
+		case "index*s":
+			parts = append(parts, index+"*2")
+		case "disp":
+			parts = append(parts, "8")
+		}
+	}
+	return "[" + strings.Join(parts, "+") + "]"
+}
+
+// AddressShapeBenches returns, for lea, a latency chain and a throughput
+// stream in every address shape (isa.AddressShapes): cores run some shapes
+// slower (a three-component lea on Zen 4: 2 cycles, two a cycle), which the
+// form's own benchmarks (base+index latency, base+disp throughput) cannot
+// show. Each bench's Addressing names its shape; nil for other forms.
+func AddressShapeBenches(f *isa.Form) []*Bench {
+	if f.Mnemonic != "lea" || len(f.Operands) != 2 || f.Operands[1].Kind != isa.KindM {
+		return nil
+	}
+	dk := f.Operands[0].Kind
+	if dk != isa.KindR16 && dk != isa.KindR32 && dk != isa.KindR64 {
+		return nil
+	}
+	var out []*Bench
+	// Never-written inputs: rbx (base or index beside the chain) and rdi.
+	for _, shape := range isa.AddressShapes {
+		// Latency: the destination feeds the next address (the base, or
+		// the index where the shape has no base).
+		var addr string
+		if strings.HasPrefix(shape, "base") {
+			addr = addressOf(shape, "rax", "rbx")
+		} else {
+			addr = addressOf(shape, "rbx", "rax")
+		}
+		lat := latencyBench(f, "mem->0", fmt.Sprintf("latency of %s, address shape %s: the destination is the next address's %s",
+			f.Name(), shape, map[bool]string{true: "base", false: "index"}[strings.HasPrefix(shape, "base")]),
+			[]string{fmt.Sprintf("lea %s, %s", isa.GPRName("rax", dk), addr)}, 1)
+		lat.Kind, lat.Addressing = KindAddressLatency, shape
+		out = append(out, lat)
+		// Throughput: independent instances over 8 destinations.
+		dsts := []string{"rax", "rcx", "rdx", "rsi", "r8", "r9", "r10", "r11"}
+		var lines []string
+		for k := 0; k < 16; k++ {
+			lines = append(lines, fmt.Sprintf("lea %s, %s", isa.GPRName(dsts[k%len(dsts)], dk), addressOf(shape, "rdi", "rbx")))
+		}
+		s := newSnippet(f, "throughput "+shape, fmt.Sprintf("throughput of %s, address shape %s: 16 independent instances per copy, destinations rotating over 8 registers", f.Name(), shape), lines, 16)
+		out = append(out, &Bench{Form: f, Kind: KindAddressTP, Addressing: shape, Snippet: s, Mode: "inverse_throughput"})
+	}
+	return out
+}
