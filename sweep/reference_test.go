@@ -18,6 +18,7 @@ import (
 type published struct {
 	Forms []struct {
 		Form            string        `yaml:"form"`
+		Addressing      string        `yaml:"addressing"` // lea: the address shape measured
 		LatencyOperands *string       `yaml:"latency_operands"`
 		GoldenCove      *publishedCol `yaml:"goldencove"`
 		Zen4            *publishedCol `yaml:"zen4"`
@@ -124,11 +125,15 @@ func TestPublishedNumbers(t *testing.T) {
 		for _, f := range ref.Forms {
 			pub := map[string]*publishedCol{"goldencove": f.GoldenCove, "zen4": f.Zen4, "zen3": f.Zen3}[class]
 			s := byForm[f.Form]
+			name := f.Form
+			if s != nil && f.Addressing != "" {
+				s, name = s.Addressing[f.Addressing], f.Form+" ["+f.Addressing+"]"
+			}
 			if pub == nil || s == nil {
 				continue
 			}
 			check := func(what string, got float64, ok bool, why string) {
-				key := f.Form + " " + what
+				key := name + " " + what
 				checked++
 				switch {
 				case ok && known[key] != "":

@@ -349,6 +349,10 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 // (default 2), each after a pause of o.NoisyPause (default 2 s); new
 // results are appended beside the old, and readers keep the cleanest of
 // each (results.Cleanest).
+// noisyChunk is how many noisy benchmarks remeasureNoisy measures between
+// progress reports.
+const noisyChunk = 256
+
 func remeasureNoisy(eng *measure.Engine, o Options, prior []*results.Benchmark, w *appender, sum *Summary) error {
 	rounds, pause := o.NoisyRounds, o.NoisyPause
 	if rounds == 0 {
@@ -365,7 +369,9 @@ func remeasureNoisy(eng *measure.Engine, o Options, prior []*results.Benchmark, 
 		}
 		time.Sleep(pause)
 		// The main pass's benchmarks subtract its helper latencies (one
-		// map for the whole run); mixes subtract none.
+		// map for the whole run); mixes subtract none. Measured in chunks,
+		// each appended and reported as progress.
+		done := 0
 		for _, subtract := range []bool{true, false} {
 			var batch []*gen.Bench
 			var helpers map[string]float64
@@ -375,16 +381,20 @@ func remeasureNoisy(eng *measure.Engine, o Options, prior []*results.Benchmark, 
 					helpers = p.helpers
 				}
 			}
-			if len(batch) == 0 {
-				continue
-			}
-			res := measureBenches(eng, o, batch, helpers)
-			sum.noteNoisy(batch, res, helpers)
-			annotateProperties(append(slices.Clip(prior), sum.Results...), res)
-			sum.Remeasured += len(res)
-			sum.Results = append(sum.Results, res...)
-			if err := w.append(res); err != nil {
-				return err
+			for lo := 0; lo < len(batch); lo += noisyChunk {
+				chunk := batch[lo:min(lo+noisyChunk, len(batch))]
+				res := measureBenches(eng, o, chunk, helpers)
+				sum.noteNoisy(chunk, res, helpers)
+				annotateProperties(append(slices.Clip(prior), sum.Results...), res)
+				sum.Remeasured += len(res)
+				sum.Results = append(sum.Results, res...)
+				if err := w.append(res); err != nil {
+					return err
+				}
+				done += len(chunk)
+				if o.Progress != nil {
+					o.Progress(done, len(todo), fmt.Sprintf("noisy results measured again (round %d of %d)", round+1, rounds))
+				}
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -231,8 +232,16 @@ func TestNoisyResultsAreMeasuredAgain(t *testing.T) {
 	}
 	sum := &Summary{noisy: []pending{{bench: b}}}
 	o.NoisyRounds, o.NoisyPause = 1, time.Millisecond
+	var progress []string
+	o.Progress = func(done, total int, current string) {
+		progress = append(progress, fmt.Sprintf("%d/%d %s", done, total, current))
+	}
 	if err := remeasureNoisy(e, o, nil, &appender{path: o.Out}, sum); err != nil {
 		t.Fatal(err)
+	}
+	// The round reports its start and its progress.
+	if len(progress) != 2 || !strings.HasPrefix(progress[0], "0/1 ") || !strings.HasPrefix(progress[1], "1/1 noisy results measured again") {
+		t.Errorf("progress reports %q", progress)
 	}
 	if sum.Remeasured != 1 || len(sum.Results) != 1 || sum.Results[0].Portlab.ID != benchID(b) {
 		t.Errorf("re-measured %d, results %d: want the one noisy benchmark", sum.Remeasured, len(sum.Results))

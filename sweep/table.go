@@ -36,6 +36,9 @@ type FormSummary struct {
 	Errors       []string
 	Unmeasurable string
 	Warnings     int
+	// Addressing holds lea's figures per address shape (Latencies["mem->0"]
+	// and Throughput of each).
+	Addressing map[string]*FormSummary
 }
 
 // Latency returns the largest latency over operand pairs (NaN if none).
@@ -80,6 +83,20 @@ func Summarize(bs []*results.Benchmark) []*FormSummary {
 			s.Latencies[x.Operands] = x.Median
 		case gen.KindThroughput:
 			s.Throughput = x.Median
+		case gen.KindAddressLatency, gen.KindAddressTP:
+			if s.Addressing == nil {
+				s.Addressing = map[string]*FormSummary{}
+			}
+			a := s.Addressing[x.Addressing]
+			if a == nil {
+				a = &FormSummary{Form: x.Form, Latencies: map[string]float64{}, Throughput: math.NaN()}
+				s.Addressing[x.Addressing] = a
+			}
+			if x.Kind == gen.KindAddressLatency {
+				a.Latencies[x.Operands] = x.Median
+			} else {
+				a.Throughput = x.Median
+			}
 		}
 	}
 	out := make([]*FormSummary, 0, len(m))
