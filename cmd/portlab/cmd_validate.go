@@ -29,7 +29,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	hex := fs.Bool("hex", false, "kernel files are hex-encoded blocks, one per line")
 	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
 	reps := fs.Int("repetitions", 21, "repetitions per kernel measurement")
-	passes := fs.Int("passes", 3, "measure every kernel in this many passes over all of them and keep the median pass (vector code runs slower or faster than its calibration in stretches on some hosts)")
+	passes := fs.Int("passes", 5, "measure every kernel in this many passes over all of them and keep the median pass (vector code runs slower or faster than its calibration in stretches on some hosts)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: portlab validate [--model M] [--peer llvm-mca[=PATH]] [--json] [--html F] KERNELS...")
 		fs.PrintDefaults()
