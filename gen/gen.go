@@ -253,16 +253,20 @@ func regArg(k isa.Kind, r string) string {
 }
 
 // slot returns the displacement of memory slot n for an operand of size
-// bytes: loads cycle through 16 consecutive operand-sized slots from
-// [rdi+0] and stores through 16 from [rdi+2048], so that loads and stores
-// never alias modulo 4 KiB, narrow accesses share cache lines as ordinary
-// code's do (loads that each touch another line run slower on some cores),
-// and the footprint stays far under the L1 data cache.
+// bytes: loads cycle through consecutive operand-sized slots from [rdi+0]
+// and stores through as many from [rdi+2048], so that loads and stores
+// never alias modulo 4 KiB and narrow accesses share cache lines as
+// ordinary code's do. The slots span at most 256 bytes (16 slots of up to
+// 16 bytes, 8 ymm, 4 zmm): on Zen 4, loads spread over 16 lines ran 5-20 %
+// slower than over 4, by an amount that changed from job to job (eight
+// runs of vpxorq zmm, zmm, m512 read 1.07-1.19 cycles; over 4 lines 1.00
+// every time), and two sweeps disagreed on such forms more than on any.
 func slot(n int, store bool, size int) int64 {
 	if size < 8 {
 		size = 8
 	}
-	d := int64(size * (n % 16))
+	slots := max(1, min(16, 256/size))
+	d := int64(size * (n % slots))
 	if store {
 		d += 2048
 		if size > 64 {

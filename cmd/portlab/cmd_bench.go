@@ -43,7 +43,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	mixes := fs.Int("mixes", 200, "random-mixes mode: how many random mixes to measure (a model's validation set; model build never fits them)")
 	mixForms := fs.String("mix-forms", "2-4", "random-mixes mode: forms per mix, N or LO-HI")
 	seed := fs.Int64("seed", 1, "random-mixes mode: the draw's seed (the same seed draws the same mixes)")
-	loadOpPasses := fs.Int("load-op-passes", 1, "sweeps: measure the throughput of vector forms that read memory in this many passes and keep the median")
+	loadOpPasses := fs.Int("load-op-passes", 3, "sweeps: measure the throughput of vector forms that read memory in this many passes and keep the median")
 	rep := fs.String("repetition-mode", "middle-half-duplicate", "duplicate, loop, min, middle-half-duplicate or middle-half-loop")
 	minInstr := fs.Int("min-instructions", 128, "instructions in the short timed body (the long one has twice as many)")
 	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
