@@ -364,13 +364,7 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 		if !ok {
 			continue
 		}
-		mi := -1
-		for i, op := range f.Operands {
-			if op.Kind.IsMemory() && op.Kind != isa.KindM {
-				mi = i
-				break
-			}
-		}
+		mi := memoryOperand(f)
 		if mi < 0 {
 			continue
 		}
@@ -806,13 +800,7 @@ func (p *inferProblem) defaultMemoryUses(base *Model, form string, tp float64) [
 	if !ok {
 		return nil
 	}
-	mi := -1
-	for i, op := range f.Operands {
-		if op.Kind.IsMemory() && op.Kind != isa.KindM {
-			mi = i
-			break
-		}
-	}
+	mi := memoryOperand(f)
 	if mi < 0 {
 		return nil
 	}
@@ -960,11 +948,21 @@ func (p *inferProblem) calibrateStores(mixes []*MixMeasurement, classOf map[stri
 
 // writesVectorMemory tells whether a form stores a vector register's data.
 func writesVectorMemory(f *isa.Form) bool {
+	i := memoryOperand(f)
+	if i < 0 || f.Operands[i].Access&(isa.Write|isa.CondWrite) == 0 {
+		return false
+	}
+	c := memoryClass(f, i)
+	return c == "xmm" || c == "ymm" || c == "zmm"
+}
+
+// memoryOperand returns the index of the form's first operand that accesses
+// memory (not lea's address), -1 when none does.
+func memoryOperand(f *isa.Form) int {
 	for i, op := range f.Operands {
-		if op.Kind.IsMemory() && op.Kind != isa.KindM && op.Access&(isa.Write|isa.CondWrite) != 0 {
-			c := memoryClass(f, i)
-			return c == "xmm" || c == "ymm" || c == "zmm"
+		if op.Kind.IsMemory() && op.Kind != isa.KindM {
+			return i
 		}
 	}
-	return false
+	return -1
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -326,40 +327,48 @@ func (p *parser) num(n *yaml.Node, key string) float64 {
 // addressing reads an entry's per-address-shape costs:
 // [{shape: 'base+index+disp', latency: 2, throughput: 0.5}, ...].
 func (p *parser) addressing(v *yaml.Node) []AddressCost {
-	if isNull(v) {
-		return nil
-	}
-	if v.Kind != yaml.SequenceNode {
-		p.errorf(v, "addressing: want a list of {shape, latency, throughput}")
-		return nil
-	}
 	var out []AddressCost
-	for _, n := range v.Content {
-		if n.Kind != yaml.MappingNode {
-			p.errorf(n, "addressing: each element is {shape, latency, throughput}")
-			continue
-		}
-		var a AddressCost
-		for j := 0; j+1 < len(n.Content); j += 2 {
-			k, x := n.Content[j].Value, n.Content[j+1]
-			switch k {
-			case "shape":
-				a.Shape = p.str(x, "addressing.shape")
-			case "latency":
-				a.Latency = p.num(x, "addressing.latency")
-			case "throughput":
-				a.Throughput = p.num(x, "addressing.throughput")
-			default:
-				p.errorf(n.Content[j], "addressing: unknown key %q", k)
-			}
-		}
+	p.listOfMaps(v, "addressing", "{shape, latency, throughput}", func(n *yaml.Node, fields map[string]*yaml.Node) {
+		a := AddressCost{Shape: p.str(fields["shape"], "addressing.shape"),
+			Latency: p.num(fields["latency"], "addressing.latency"), Throughput: p.num(fields["throughput"], "addressing.throughput")}
 		if !isa.ValidAddressShape(a.Shape) {
 			p.errorf(n, "addressing: %q is not an address shape (base, index or index*s, disp joined by '+', or rip+disp)", a.Shape)
-			continue
+			return
 		}
 		out = append(out, a)
-	}
+	})
 	return out
+}
+
+// listOfMaps reads a list of flat mappings with the keys named in want
+// ("{from, to, cycles}"): each element's fields go to each (missing ones
+// nil, which str and num read as empty); unknown keys and elements of
+// another kind are errors naming the list.
+func (p *parser) listOfMaps(v *yaml.Node, list, want string, each func(elem *yaml.Node, fields map[string]*yaml.Node)) {
+	if isNull(v) {
+		return
+	}
+	if v.Kind != yaml.SequenceNode {
+		p.errorf(v, "%s: want a list of %s", list, want)
+		return
+	}
+	keys := strings.Split(strings.Trim(want, "{}"), ", ")
+	for _, n := range v.Content {
+		if n.Kind != yaml.MappingNode {
+			p.errorf(n, "%s: each element is %s", list, want)
+			continue
+		}
+		fields := map[string]*yaml.Node{}
+		for j := 0; j+1 < len(n.Content); j += 2 {
+			k := n.Content[j].Value
+			if !slices.Contains(keys, k) {
+				p.errorf(n.Content[j], "%s: unknown key %q", list, k)
+				continue
+			}
+			fields[k] = n.Content[j+1]
+		}
+		each(n, fields)
+	}
 }
 
 func (p *parser) integer(n *yaml.Node, key string) int {
@@ -786,38 +795,15 @@ func (p *parser) entryNode(n *yaml.Node, ports map[string]bool) (*Entry, bool) {
 			e.Latency = p.num(v, k)
 		case "latencies":
 			latsNode = v
-			if isNull(v) {
-				break
-			}
-			if v.Kind != yaml.SequenceNode {
-				p.errorf(v, "latencies: want a list of {from, to, cycles}")
-				break
-			}
-			for _, l := range v.Content {
-				var ol OperandLatency
-				if l.Kind != yaml.MappingNode {
-					p.errorf(l, "latencies: each element is {from, to, cycles}")
-					continue
-				}
-				for j := 0; j+1 < len(l.Content); j += 2 {
-					lk, lv := l.Content[j].Value, l.Content[j+1]
-					switch lk {
-					case "from":
-						ol.From = p.str(lv, "latencies.from")
-					case "to":
-						ol.To = p.str(lv, "latencies.to")
-					case "cycles":
-						ol.Cycles = p.num(lv, "latencies.cycles")
-					default:
-						p.errorf(l.Content[j], "latencies: unknown key %q", lk)
-					}
-				}
+			p.listOfMaps(v, "latencies", "{from, to, cycles}", func(l *yaml.Node, fields map[string]*yaml.Node) {
+				ol := OperandLatency{From: p.str(fields["from"], "latencies.from"), To: p.str(fields["to"], "latencies.to"),
+					Cycles: p.num(fields["cycles"], "latencies.cycles")}
 				if ol.From == "" || ol.To == "" {
 					p.errorf(l, "latencies: from and to are required")
-					continue
+					return
 				}
 				e.Latencies = append(e.Latencies, ol)
-			}
+			})
 		case "throughput":
 			e.Throughput = p.num(v, k)
 		case "addressing":
@@ -1193,24 +1179,27 @@ func (e *Entry) node(short, osaca bool) *yaml.Node {
 	}
 	add("uops", numNode(e.Uops))
 	add("latency", numNode(e.Latency))
-	if len(e.Latencies) > 0 {
-		ls := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-		for _, l := range e.Latencies {
-			ls.Content = append(ls.Content, &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle, Content: []*yaml.Node{
-				strNode("from"), quoted(l.From), strNode("to"), quoted(l.To), strNode("cycles"), numNode(l.Cycles)}})
+	// flowList renders a list of flat mappings on one line each.
+	flowList := func(key string, n int, elem func(i int) []*yaml.Node) {
+		if n == 0 {
+			return
 		}
-		add("latencies", ls)
+		list := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for i := 0; i < n; i++ {
+			list.Content = append(list.Content, &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle, Content: elem(i)})
+		}
+		add(key, list)
 	}
+	flowList("latencies", len(e.Latencies), func(i int) []*yaml.Node {
+		l := e.Latencies[i]
+		return []*yaml.Node{strNode("from"), quoted(l.From), strNode("to"), quoted(l.To), strNode("cycles"), numNode(l.Cycles)}
+	})
 	add("throughput", numNode(e.Throughput))
 	add("port_pressure", e.PortPressure.nodeStyle(short))
-	if len(e.Addressing) > 0 {
-		as := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-		for _, a := range e.Addressing {
-			as.Content = append(as.Content, &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle, Content: []*yaml.Node{
-				strNode("shape"), quoted(a.Shape), strNode("latency"), numNode(a.Latency), strNode("throughput"), numNode(a.Throughput)}})
-		}
-		add("addressing", as)
-	}
+	flowList("addressing", len(e.Addressing), func(i int) []*yaml.Node {
+		a := e.Addressing[i]
+		return []*yaml.Node{strNode("shape"), quoted(a.Shape), strNode("latency"), numNode(a.Latency), strNode("throughput"), numNode(a.Throughput)}
+	})
 	if len(e.Flags) > 0 {
 		fl := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
 		for _, f := range e.Flags {
