@@ -171,32 +171,41 @@ func TestRunRandomMixes(t *testing.T) {
 }
 
 // TestLoadOpPasses: with LoadOpPasses a sweep measures the throughput of
-// vector load-op forms in that many passes, and nothing else.
+// vector load-op forms in that many passes, with VectorPasses the other
+// vector (and mask-register) forms' throughputs, and nothing else.
 func TestLoadOpPasses(t *testing.T) {
 	e, h := hostEngine(t)
-	forms, err := Select([]string{"vaddps xmm, xmm, m128", "add r64, r64"}, h.Has)
+	forms, err := Select([]string{"vaddps xmm, xmm, m128", "vaddps xmm, xmm, xmm", "kandw k, k, k", "add r64, r64"}, h.Has)
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := options(h)
-	o.Forms, o.LoadOpPasses = forms, 3
+	o.Forms, o.LoadOpPasses, o.VectorPasses = forms, 3, 2
 	sum, err := Run(e, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := false
+	seen := map[string]bool{}
 	for _, b := range sum.Results {
 		x := b.Portlab
 		want := 0
-		if x.Kind == gen.KindThroughput && x.Form == "vaddps xmm, xmm, m128" {
-			want, seen = 3, true
+		if x.Kind == gen.KindThroughput {
+			switch x.Form {
+			case "vaddps xmm, xmm, m128":
+				want = 3
+			case "vaddps xmm, xmm, xmm", "kandw k, k, k":
+				want = 2
+			}
+			seen[x.Form] = true
 		}
 		if len(x.PassMedians) != want {
 			t.Errorf("%s %s %s: %d pass values, want %d", x.Form, x.Kind, x.Operands, len(x.PassMedians), want)
 		}
 	}
-	if !seen {
-		t.Error("no throughput result for vaddps xmm, xmm, m128")
+	for _, f := range forms {
+		if !seen[f.Name()] {
+			t.Errorf("no throughput result for %s", f.Name())
+		}
 	}
 }
 

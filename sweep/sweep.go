@@ -57,11 +57,14 @@ type Options struct {
 	// LoadOpPasses is how many passes measure the throughput of vector
 	// forms that read memory (measure.Options.Passes, the median pass
 	// kept; 0 or 1: one). On this project's hosts such code runs 8-20 %
-	// slower in stretches that no canary sees; three passes did not make
-	// two sweeps agree more often here (95.2 % of forms either way: the
-	// stretches outlast a batch's passes) and cost 2.5 minutes, so the
-	// default is one.
+	// slower in stretches that no canary sees; with memory slots within
+	// 256 bytes three passes raised two Zen 4 sweeps' agreement from
+	// 96.2 % to 97.0 % of forms (the CLI's default is 3).
 	LoadOpPasses int
+	// VectorPasses is the same for the throughput of vector forms without
+	// a memory source (0 or 1: one): Zen 4 shuffles settle into different
+	// steady states from job to job (unpcklps xmm, xmm: 0.37-0.41).
+	VectorPasses int
 	// NoisyRounds is how many times results that came out noisy (fewer
 	// than half of their repetitions clean) are measured again at the end
 	// of the sweep (default 2; negative: never), each round after a pause
@@ -445,8 +448,12 @@ func measureBenches(eng *measure.Engine, o Options, benches []*gen.Bench, helper
 	groups := map[options][]int{}
 	for i, b := range benches {
 		key := options{b.Mode, 1}
-		if b.Mode == "inverse_throughput" && vectorLoadOp(b) {
+		switch {
+		case b.Mode != "inverse_throughput" || b.Kind != gen.KindThroughput || b.Form == nil:
+		case vectorLoadOp(b):
 			key.passes = max(1, o.LoadOpPasses)
+		case isVector(b.Form):
+			key.passes = max(1, o.VectorPasses)
 		}
 		groups[key] = append(groups[key], i)
 	}
@@ -472,6 +479,20 @@ func measureBenches(eng *measure.Engine, o Options, benches []*gen.Bench, helper
 		out = append(out, toResult(b, ms[i], o, helpers))
 	}
 	return out
+}
+
+// isVector reports whether a form has a vector, mask or MMX register
+// operand.
+func isVector(f *isa.Form) bool {
+	if vector, _ := vectorOperands(f); vector {
+		return true
+	}
+	for _, op := range f.Operands {
+		if op.Kind == isa.KindK || op.Kind == isa.KindMM {
+			return true
+		}
+	}
+	return false
 }
 
 // vectorLoadOp reports whether b measures the throughput of a vector form

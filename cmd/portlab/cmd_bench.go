@@ -44,6 +44,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	mixForms := fs.String("mix-forms", "2-4", "random-mixes mode: forms per mix, N or LO-HI")
 	seed := fs.Int64("seed", 1, "random-mixes mode: the draw's seed (the same seed draws the same mixes)")
 	loadOpPasses := fs.Int("load-op-passes", 3, "sweeps: measure the throughput of vector forms that read memory in this many passes and keep the median")
+	vectorPasses := fs.Int("vector-passes", 1, "sweeps: the same for the throughput of the other vector forms")
 	rep := fs.String("repetition-mode", "middle-half-duplicate", "duplicate, loop, min, middle-half-duplicate or middle-half-loop")
 	minInstr := fs.Int("min-instructions", 128, "instructions in the short timed body (the long one has twice as many)")
 	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
@@ -81,7 +82,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if sweeping {
 		return runSweep(sweepFlags{globs: formGlobs, exclude: excludeGlobs, all: *all, mode: *mode, resume: *resume, shard: *shard, shards: *shards, probes: *probes,
-			mixes: *mixes, mixForms: *mixForms, seed: *seed, loadOpPasses: *loadOpPasses,
+			mixes: *mixes, mixForms: *mixForms, seed: *seed, loadOpPasses: *loadOpPasses, vectorPasses: *vectorPasses,
 			out: *out, cpu: *cpu, timeout: *timeout, opts: measure.Options{Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, NoFTZ: *noFTZ}}, stdout, stderr)
 	}
 	if *mode == "" {

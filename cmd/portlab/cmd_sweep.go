@@ -26,6 +26,7 @@ type sweepFlags struct {
 	mixForms     string // and of how many forms ("2-4")
 	seed         int64
 	loadOpPasses int
+	vectorPasses int
 	cpu          int
 	timeout      time.Duration
 	opts         measure.Options
@@ -59,7 +60,7 @@ func parseMixForms(s string) (int, int, error) {
 }
 
 func runSweep(f sweepFlags, stdout, stderr io.Writer) error {
-	o := sweep.Options{Resume: f.resume, Measure: f.opts, LoadOpPasses: f.loadOpPasses}
+	o := sweep.Options{Resume: f.resume, Measure: f.opts, LoadOpPasses: f.loadOpPasses, VectorPasses: f.vectorPasses}
 	modes := f.mode
 	if modes == "" {
 		modes = "latency,throughput"
