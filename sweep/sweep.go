@@ -345,6 +345,10 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 	return sum, nil
 }
 
+// noisyChunk is how many noisy benchmarks remeasureNoisy measures between
+// progress reports.
+const noisyChunk = 256
+
 // remeasureNoisy gives the benchmarks whose results were noisy a second
 // chance, minutes after the first: on this project's KVM guests a
 // neighbour disturbs every repetition for seconds to minutes at a time,
@@ -352,10 +356,6 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 // (default 2), each after a pause of o.NoisyPause (default 2 s); new
 // results are appended beside the old, and readers keep the cleanest of
 // each (results.Cleanest).
-// noisyChunk is how many noisy benchmarks remeasureNoisy measures between
-// progress reports.
-const noisyChunk = 256
-
 func remeasureNoisy(eng *measure.Engine, o Options, prior []*results.Benchmark, w *appender, sum *Summary) error {
 	rounds, pause := o.NoisyRounds, o.NoisyPause
 	if rounds == 0 {

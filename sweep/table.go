@@ -41,6 +41,11 @@ type FormSummary struct {
 	Addressing map[string]*FormSummary
 }
 
+// newFormSummary is an empty summary: no latency, throughput NaN.
+func newFormSummary(form string) *FormSummary {
+	return &FormSummary{Form: form, Latencies: map[string]float64{}, Throughput: math.NaN()}
+}
+
 // Latency returns the largest latency over operand pairs (NaN if none).
 func (s *FormSummary) Latency() float64 {
 	v := math.NaN()
@@ -62,7 +67,7 @@ func Summarize(bs []*results.Benchmark) []*FormSummary {
 		}
 		s := m[x.Form]
 		if s == nil {
-			s = &FormSummary{Form: x.Form, Latencies: map[string]float64{}, Throughput: math.NaN()}
+			s = newFormSummary(x.Form)
 			m[x.Form] = s
 		}
 		if len(x.Props) > 0 {
@@ -89,7 +94,7 @@ func Summarize(bs []*results.Benchmark) []*FormSummary {
 			}
 			a := s.Addressing[x.Addressing]
 			if a == nil {
-				a = &FormSummary{Form: x.Form, Latencies: map[string]float64{}, Throughput: math.NaN()}
+				a = newFormSummary(x.Form)
 				s.Addressing[x.Addressing] = a
 			}
 			if x.Kind == gen.KindAddressLatency {
