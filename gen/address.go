@@ -45,14 +45,12 @@ func AddressShapeBenches(f *isa.Form) []*Bench {
 	for _, shape := range isa.AddressShapes {
 		// Latency: the destination feeds the next address (the base, or
 		// the index where the shape has no base).
-		var addr string
-		if strings.HasPrefix(shape, "base") {
-			addr = addressOf(shape, "rax", "rbx")
-		} else {
-			addr = addressOf(shape, "rbx", "rax")
+		addr, via := addressOf(shape, "rax", "rbx"), "base"
+		if !strings.HasPrefix(shape, "base") {
+			addr, via = addressOf(shape, "rbx", "rax"), "index"
 		}
 		lat := latencyBench(f, "mem->0", fmt.Sprintf("latency of %s, address shape %s: the destination is the next address's %s",
-			f.Name(), shape, map[bool]string{true: "base", false: "index"}[strings.HasPrefix(shape, "base")]),
+			f.Name(), shape, via),
 			[]string{fmt.Sprintf("lea %s, %s", isa.GPRName("rax", dk), addr)}, 1)
 		lat.Kind, lat.Addressing = KindAddressLatency, shape
 		out = append(out, lat)
