@@ -229,3 +229,42 @@ instruction_forms:
 		}
 	}
 }
+
+// TestDivideLatencyByDividendWidth: the sweep times an unsigned divide's
+// latency twice, through rax with rdx cleared (small quotients) and
+// through the remainder in rdx (full-width dividends). The model keeps
+// both pairs under the 64-bit names; a kernel whose chain runs through rdx
+// takes the slow one, a kernel that clears rdx the fast one, whatever the
+// width of the register the catalog names (eax/edx for div r32).
+func TestDivideLatencyByDividendWidth(t *testing.T) {
+	const model = `name: divides
+isa: x86
+dispatched_uops_per_cycle: 6
+ports: ['0', '1']
+instruction_forms:
+  - {form: "div r32", uops: 2, latency: 14, latencies: [{from: rax, to: rax, cycles: 9}, {from: rdx, to: rdx, cycles: 14}], throughput: 6, port_pressure: [[6, '0']]}
+  - {form: "div r64", uops: 2, latency: 19, latencies: [{from: rax, to: rax, cycles: 9}, {from: rdx, to: rdx, cycles: 19}], throughput: 7, port_pressure: [[7, '0']]}
+  - {form: "xor r32, r32", uops: 1, latency: 1, throughput: 0.25, port_pressure: [[1, '1']], flags: [zero-idiom]}
+`
+	m, err := modeldb.Parse("div.yml", []byte(model), modeldb.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		src  string
+		want float64
+	}{
+		{"div rbx\ndiv rbx\n", 38},                             // remainder chain: 19 each
+		{"xor edx, edx\ndiv rbx\nxor edx, edx\ndiv rbx\n", 18}, // rdx cleared: 9 each
+		{"div ebx\ndiv ebx\n", 28},                             // div r32 through edx: 14 each
+		{"xor edx, edx\ndiv ebx\n", 9},
+	} {
+		regs, err := input.Assembly("div.s", []byte(".intel_syntax noprefix\n"+c.src), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := simulate(t, m, regs[0], 200); math.Abs(got-c.want) > 0.05*c.want {
+			t.Errorf("%q: %.2f cycles/iteration, want %.0f", c.src, got, c.want)
+		}
+	}
+}

@@ -698,13 +698,13 @@ func (b *Builder) Instr(in *isa.Inst) (*Instr, error) {
 		return fi.implicitAdv
 	}
 	for _, r := range f.ImplicitReads {
-		addRead(regUnitByName(r), implicitAdv(r))
+		addRead(regUnitByName(r), implicitAdv(implicitKey(r)))
 	}
 	for _, u := range b.flagUnits(f.FlagsRead) {
 		addRead(u, implicitAdv("flags"))
 	}
 	for _, r := range f.ImplicitWrites {
-		addWrite(regUnitByName(r), wlat(r))
+		addWrite(regUnitByName(r), wlat(implicitKey(r)))
 	}
 	for _, u := range b.flagUnits(f.FlagsWritten | f.FlagsUndefined) {
 		addWrite(u, wlat("flags"))

@@ -60,6 +60,17 @@ func regUnitByName(name string) int {
 	return regUnit(r)
 }
 
+// implicitKey is the name a model's operand latencies give an implicit
+// register: the 64-bit register for any part of a general register (the
+// generator names `div r32`'s chains "rax->rax" and "rdx->rdx", the
+// catalog its implicit operands eax and edx), else the name itself.
+func implicitKey(name string) string {
+	if r, ok := isa.RegByName(name); ok && r.IsGPR() {
+		return r.Parent().Name()
+	}
+	return strings.ToLower(name)
+}
+
 var gpr64 = [16]string{"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"}
 
 // unitName names a register unit as reports show it ("rax", "xmm3",

@@ -8,6 +8,7 @@
 package gen
 
 import (
+	"bytes"
 	"fmt"
 	"math/big"
 	"sort"
@@ -301,7 +302,11 @@ func instance(f *isa.Form, regs []string, memSlot int) (string, error) {
 				a.Mem = &isa.MemRef{Disp: fixedMemAddr}
 				continue
 			}
-			store := op.Access&isa.Write != 0
+			// Masked stores write conditionally: they are stores all the
+			// same, and a load of what a masked store just wrote waits for
+			// it to retire on Zen 4 (no forwarding): 16 vpmullw xmm, m128
+			// beside 8 vmovapd m256 {k} on the same slots took 184 cycles.
+			store := op.Access&(isa.Write|isa.CondWrite) != 0
 			disp := slot(memSlot, store, memSize(op.Kind))
 			if stateSaves[f.Mnemonic] {
 				disp = slot(0, true, 8)
@@ -357,6 +362,18 @@ func newSnippet(f *isa.Form, kind, info string, lines []string, instances int) *
 		Instructions: instances,
 		ScratchSelf:  false,
 	}
+	// One form alone cannot conflict with itself.
+	_ = prepareFor(s, f)
+	return s
+}
+
+// prepareFor adds to s the machine state form f needs to run (memory
+// maps, live-in pointers, preset registers, memory and vector contents).
+// A mix calls it for every form: a divide by memory that is not the mix's
+// first form still needs its non-zero divisor (random mixes faulted with
+// #DE before). It fails when f needs memory or vector contents another
+// form of the snippet set differently.
+func prepareFor(s *measure.Snippet, f *isa.Form) error {
 	for _, op := range f.Operands {
 		if op.Kind == isa.KindMoffs {
 			s.MemDefs = map[string]measure.MemDef{"abs": {Size: 4096, Value: []byte{0}}}
@@ -364,30 +381,48 @@ func newSnippet(f *isa.Form, kind, info string, lines []string, instances int) *
 		}
 	}
 	if f.Has(isa.AttrString) {
-		s.LiveIns = []string{"rsi", "rdi"}
+		s.LiveIns = appendOnce(appendOnce(s.LiveIns, "rsi"), "rdi")
 	}
-	s.LiveIns = append(s.LiveIns, implicitPointers[f.Mnemonic]...)
+	for _, r := range implicitPointers[f.Mnemonic] {
+		s.LiveIns = appendOnce(s.LiveIns, r)
+	}
 	if p := presets[f.Mnemonic]; p != nil {
-		s.DefRegs = map[string]*big.Int{}
+		if s.DefRegs == nil {
+			s.DefRegs = map[string]*big.Int{}
+		}
 		for r, v := range p {
 			s.DefRegs[r] = big.NewInt(v)
 		}
+	}
+	setFill := func(fill *[]byte, want []byte, what string) error {
+		if *fill != nil && !bytes.Equal(*fill, want) {
+			return fmt.Errorf("form %q needs %s % x, another form of the snippet % x", f.Name(), what, want, *fill)
+		}
+		*fill = want
+		return nil
 	}
 	if strings.Contains(f.Mnemonic, "maskmov") {
 		// The mask is the sign bit of each element: 1.0 would mask every
 		// element off, and an all-zero mask costs a microcode assist on
 		// some cores (hundreds of cycles). Measure the ordinary case.
-		s.VectorFill = []byte{0xff}
+		if err := setFill(&s.VectorFill, []byte{0xff}, "vector registers filled with"); err != nil {
+			return err
+		}
 	}
 	if f.Mnemonic == "ldmxcsr" || f.Mnemonic == "vldmxcsr" {
 		// MXCSR with reserved bits set faults (#GP): memory holds a valid
 		// value (the default, all exceptions masked).
-		s.ScratchFill = []byte{0x80, 0x1f, 0, 0}
+		if err := setFill(&s.ScratchFill, []byte{0x80, 0x1f, 0, 0}, "scratch memory filled with"); err != nil {
+			return err
+		}
 	}
 	if divides[f.Mnemonic] && f.HasMemory() {
-		s.ScratchFill = []byte{0x13} // a non-zero divisor in memory
+		// A non-zero divisor in memory.
+		if err := setFill(&s.ScratchFill, []byte{0x13}, "scratch memory filled with"); err != nil {
+			return err
+		}
 	}
-	return s
+	return nil
 }
 
 // opName names operand i for latency pairs: its index in Intel order.

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"os/exec"
 	"strings"
 	"testing"
@@ -48,6 +49,11 @@ func TestLatencyChains(t *testing.T) {
 		{"mov r64, m64", "mem->0", []string{"mov rax, qword ptr [rax]"}, "", 0},
 		{"add m64, r64", "mem->mem", []string{"add qword ptr [rdi+2048], rax"}, "", 0},
 		{"mul r64", "rax->rax", []string{"mul rcx"}, "", 0},
+		// Divides: quotients shrinking to 0 (rdx cleared), and full-width
+		// dividends (the remainder chains on in rdx, below the divisor).
+		{"div r64", "rax->rax", []string{"xor edx, edx", "div rcx"}, "", 0},
+		{"div r64", "rdx->rdx", []string{"div rcx"}, "", 0},
+		{"div r32", "rdx->rdx", []string{"div ecx"}, "", 0},
 		{"lea r64, m", "mem->0", []string{"lea rax, [rdi+rax]"}, "", 0},
 	}
 	for _, c := range cases {
@@ -69,6 +75,11 @@ func TestLatencyChains(t *testing.T) {
 		if b.Snippet.LoopReg != LoopRegister || b.Snippet.Instructions != 1 && !strings.Contains(c.pair, "->") {
 			t.Errorf("%s: loop register %q", c.form, b.Snippet.LoopReg)
 		}
+	}
+	// Signed divides have no full-width chain: a remainder in rdx can make
+	// the next quotient overflow.
+	if bs, _ := Latency(form(t, "idiv r64")); byPair(t, bs)["latency rdx->rdx"] != nil {
+		t.Error("idiv r64 got a full-width dividend chain")
 	}
 	// The pointer chase needs memory holding its own address.
 	bs, _ := Latency(form(t, "mov r64, m64"))
@@ -190,6 +201,63 @@ func TestMix(t *testing.T) {
 				t.Errorf("%s mixed with stores divides by %s: %q", div, f[1], l)
 			}
 		}
+	}
+}
+
+// TestMixKeepsLoadsOffStoredBytes: a masked store is a store too; in a
+// mix its slots are the stores' area, never bytes another stream loads (a
+// load of a masked store's bytes waits for it to retire: no forwarding).
+func TestMixKeepsLoadsOffStoredBytes(t *testing.T) {
+	b, err := Mix(form(t, "vpmullw xmm {k}{z}, xmm, m128"), form(t, "vmovapd m256 {k}, ymm"), 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, loaded := map[int64]bool{}, map[int64]bool{}
+	file, err := isa.Parse("mix.s", []byte(".intel_syntax noprefix\n"+strings.Join(lines(b), "\n")+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range file.Insts() {
+		for _, a := range in.Args {
+			if a.Type != isa.OpMem {
+				continue
+			}
+			size := int64(16)
+			if in.Mnemonic == "vmovapd" {
+				size = 32
+			}
+			for d := a.Mem.Disp; d < a.Mem.Disp+size; d++ {
+				if in.Mnemonic == "vmovapd" {
+					stored[d] = true
+				} else {
+					loaded[d] = true
+				}
+			}
+		}
+	}
+	if len(stored) == 0 || len(loaded) == 0 {
+		t.Fatalf("no stores or no loads in %q", lines(b))
+	}
+	for d := range stored {
+		if loaded[d] {
+			t.Fatalf("byte %d both stored by vmovapd {k} and loaded by vpmullw:\n%s", d, strings.Join(lines(b), "\n"))
+		}
+	}
+}
+
+// TestMixPreparesEveryForm: the machine state a form needs is set up
+// wherever it stands in a mix (a random mix with div m8 third faulted on a
+// zero divisor when only the first form's needs were met).
+func TestMixPreparesEveryForm(t *testing.T) {
+	b, err := MixN([]*isa.Form{form(t, "vpmaxsq zmm, zmm, m64bcst"), form(t, "div m8"), form(t, "vmaskmovps m256, ymm, ymm")}, []int{4, 1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := b.Snippet; !bytes.Equal(s.ScratchFill, []byte{0x13}) || !bytes.Equal(s.VectorFill, []byte{0xff}) {
+		t.Errorf("scratch fill % x, vector fill % x: want the divisor 13 and maskmov's ff masks", s.ScratchFill, s.VectorFill)
+	}
+	if _, err := MixN([]*isa.Form{form(t, "ldmxcsr m32"), form(t, "div m8")}, []int{1, 1}); err == nil || !strings.Contains(err.Error(), `"div m8"`) {
+		t.Errorf("ldmxcsr's MXCSR image and div's divisor in one scratch: %v", err)
 	}
 }
 

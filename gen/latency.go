@@ -65,11 +65,11 @@ func Latency(f *isa.Form) ([]*Bench, error) {
 	} else if b != nil {
 		out = append(out, b)
 	}
-	if b, err := implicitChain(f); err != nil {
+	bs, err := implicitChains(f)
+	if err != nil {
 		return nil, err
-	} else if b != nil {
-		out = append(out, b)
 	}
+	out = append(out, bs...)
 	return sortedBenches(out), nil
 }
 
@@ -342,9 +342,13 @@ func flagsChain(f *isa.Form) (*Bench, error) {
 	return nil, nil
 }
 
-// implicitChain: an implicit general register both read and written (rax
-// of mul and div) chains the form to itself.
-func implicitChain(f *isa.Form) (*Bench, error) {
+// implicitChains: an implicit general register both read and written (rax
+// of mul and div) chains the form to itself. An unsigned divide gets a
+// second chain, through the remainder: the divider's latency depends on
+// the quotient's width (Zen 4: `div r64` 9 cycles when the quotient is
+// small, 19 when rdx:rax is a full 128-bit dividend), and the rax chain,
+// which clears rdx before each divide, times only the small case.
+func implicitChains(f *isa.Form) ([]*Bench, error) {
 	var rw string
 	for _, r := range f.ImplicitReads {
 		g := jit.GPR64(r)
@@ -394,9 +398,17 @@ func implicitChain(f *isa.Form) (*Bench, error) {
 	if helper != "" {
 		b.Helper, b.HelperFixed = helper, 1
 	} else if divides[f.Mnemonic] && !byteDiv {
-		b.Snippet.Info += "; rdx cleared by a zero idiom before each"
+		b.Snippet.Info += "; rdx cleared by a zero idiom before each, so the quotients shrink to 0 (the divider's fastest case)"
 	}
-	return b, nil
+	out := []*Bench{b}
+	if f.Mnemonic == "div" && !byteDiv {
+		// Unsigned: the remainder left in rdx is below the divisor, so
+		// the next quotient fits however wide the dividend is (#DE needs
+		// rdx >= divisor). `idiv` has no such guarantee.
+		info := fmt.Sprintf("latency of %s with full-width dividends: the remainder (rdx) is the next dividend's high half, so every quotient is as wide as the register; chained through rdx and rax", f.Name())
+		out = append(out, latencyBench(f, "rdx->rdx", info, []string{line}, 1))
+	}
+	return out, nil
 }
 
 // HelperBenches returns the round trips that calibrate the cross-class

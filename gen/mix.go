@@ -155,6 +155,11 @@ func MixN(forms []*isa.Form, counts []int) (*Bench, error) {
 	}
 	info := fmt.Sprintf("port-conflict mix: %d x %s with %s", counts[0], forms[0].Name(), strings.Join(with, ", "))
 	s := newSnippet(forms[0], "mix with "+strings.Join(label, ", "), info, lines, total*reps)
+	for _, x := range forms[1:] {
+		if err := prepareFor(s, x); err != nil {
+			return nil, err
+		}
+	}
 	var name []string
 	for i, x := range forms {
 		name = append(name, fmt.Sprintf("%q x%d", x.Name(), counts[i]))

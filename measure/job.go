@@ -3,6 +3,7 @@ package measure
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -312,20 +313,47 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 func (e *Engine) measurePasses(snips []*Snippet, o Options, progress func(done int, m *Measurement)) []*Measurement {
 	one := o
 	one.Passes = 1
-	passes := make([][]*Measurement, o.Passes)
-	for p := range passes {
-		passes[p] = e.MeasureAll(snips, one, nil)
+	passes := make([][]*Measurement, len(snips))
+	for range o.Passes {
+		for i, m := range e.MeasureAll(snips, one, nil) {
+			passes[i] = append(passes[i], m)
+		}
+	}
+	spread := o.PassSpread
+	if spread <= 0 {
+		spread = 0.02
+	}
+	// Snippets whose passes disagree get more passes, a round over all of
+	// them at a time (as the first passes, so a slow stretch of the host
+	// does not land on one snippet's passes only).
+	for n := o.Passes; n < o.MaxPasses; n++ {
+		var again []int
+		for i := range snips {
+			if passSpread(passes[i]) > spread {
+				again = append(again, i)
+			}
+		}
+		if len(again) == 0 {
+			break
+		}
+		sub := make([]*Snippet, len(again))
+		for k, i := range again {
+			sub[k] = snips[i]
+		}
+		for k, m := range e.MeasureAll(sub, one, nil) {
+			passes[again[k]] = append(passes[again[k]], m)
+		}
 	}
 	out := make([]*Measurement, len(snips))
 	for i := range snips {
 		var ok []*Measurement
-		for _, ms := range passes {
-			if ms[i].Err == nil {
-				ok = append(ok, ms[i])
+		for _, m := range passes[i] {
+			if m.Err == nil {
+				ok = append(ok, m)
 			}
 		}
 		if len(ok) == 0 {
-			out[i] = passes[0][i] // failed in every pass: the first error
+			out[i] = passes[i][0] // failed in every pass: the first error
 		} else {
 			meds := make([]float64, len(ok))
 			for k, m := range ok {
@@ -345,6 +373,24 @@ func (e *Engine) measurePasses(snips []*Snippet, o Options, progress func(done i
 		}
 	}
 	return out
+}
+
+// passSpread is how far the slowest pass median of a snippet lies above
+// the fastest, relative (0 with fewer than two good passes).
+func passSpread(ms []*Measurement) float64 {
+	lo, hi := math.Inf(1), 0.0
+	n := 0
+	for _, m := range ms {
+		if m.Err != nil || m.PerSnippet.Median <= 0 {
+			continue
+		}
+		n++
+		lo, hi = min(lo, m.PerSnippet.Median), max(hi, m.PerSnippet.Median)
+	}
+	if n < 2 {
+		return 0
+	}
+	return hi/lo - 1
 }
 
 func formatValues(vs []float64) string {

@@ -64,6 +64,17 @@ type Options struct {
 	// Granite Rapids guests run 8-20 % slower in stretches of a few
 	// hundred milliseconds that no canary sees (see README).
 	Passes int
+	// MaxPasses, when above Passes, measures the snippets whose passes
+	// disagree (the slowest pass median more than PassSpread above the
+	// fastest) in more passes, up to MaxPasses in all, and keeps the
+	// median of them all. Some kernels settle into a different steady
+	// state from one job to the next (Zen 4: gcc_horner_zmm 3.97-4.94
+	// cycles, the same code at the same addresses, the canaries steady);
+	// a median over more jobs is a steadier figure, and only they pay.
+	MaxPasses int
+	// PassSpread is the relative spread of pass medians beyond which
+	// MaxPasses applies (default 0.02).
+	PassSpread float64
 }
 
 func (o *Options) defaults(tscHz float64) {

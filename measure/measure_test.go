@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"errors"
 	"math"
 	"os/exec"
 	"strings"
@@ -341,5 +342,48 @@ func TestPasses(t *testing.T) {
 		if r := m.Benchmark("test", "test").Portlab; len(r.PassMedians) != 3 {
 			t.Errorf("%q: the result lost the pass values: %v", srcs[i], r.PassMedians)
 		}
+	}
+}
+
+// TestMaxPasses: snippets whose passes disagree get more passes, up to
+// MaxPasses, and the measurement is the median of them all.
+func TestMaxPasses(t *testing.T) {
+	mk := func(vs ...float64) []*Measurement {
+		var out []*Measurement
+		for _, v := range vs {
+			m := &Measurement{}
+			m.PerSnippet.Median = v
+			out = append(out, m)
+		}
+		return out
+	}
+	if s := passSpread(mk(2, 2.1, 2.05)); math.Abs(s-0.05) > 1e-12 {
+		t.Errorf("spread of 2, 2.1, 2.05 = %v, want 0.05", s)
+	}
+	failed := mk(1, 3)
+	failed[1].Err = errors.New("crash")
+	if s := passSpread(failed); s != 0 {
+		t.Errorf("one good pass: spread %v, want 0", s)
+	}
+	e, _ := hostEngine(t)
+	snips := []*Snippet{snippet(t, "add rax, rax"), snippet(t, "imul rax, rax")}
+	// Any disagreement at all counts: both get the extra passes unless
+	// their two passes read the very same value.
+	ms := e.MeasureAll(snips, Options{Passes: 2, MaxPasses: 4, PassSpread: 1e-12}, nil)
+	for i, m := range ms {
+		if m.Err != nil {
+			t.Fatal(m.Err)
+		}
+		switch n := len(m.PassMedians); {
+		case n == 4:
+		case n == 2 && m.PassMedians[0] == m.PassMedians[1]:
+		default:
+			t.Errorf("snippet %d: %d passes %v, want 4 (or 2 equal ones)", i, n, m.PassMedians)
+		}
+	}
+	// Passes that agree within PassSpread are not repeated.
+	ms = e.MeasureAll(snips[:1], Options{Passes: 2, MaxPasses: 4, PassSpread: 0.5}, nil)
+	if n := len(ms[0].PassMedians); n != 2 {
+		t.Errorf("an add chain's passes within 50 %%: %d passes, want 2", n)
 	}
 }

@@ -329,13 +329,16 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 			}
 		}
 		cl.tp = median(tps)
+		for _, n := range cl.forms {
+			cl.overhead = max(cl.overhead, ms.Forms[n].Overhead)
+		}
 		for k := range mixSet {
 			cl.mixes = append(cl.mixes, k)
 		}
 		sort.Ints(cl.mixes)
 	}
 	for _, mx := range fitMixes {
-		im := inferMix{y: mx.Cycles}
+		im := inferMix{y: mx.Cycles, overhead: mx.Overhead}
 		for _, pt := range mx.Parts {
 			im.parts = append(im.parts, classCount{classOf[pt.Form], float64(pt.Count)})
 		}

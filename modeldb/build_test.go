@@ -479,3 +479,94 @@ func TestBuildAddressShapes(t *testing.T) {
 		t.Errorf("a bad shape: %v", err)
 	}
 }
+
+// The generator puts a zero idiom before each adc (fresh flags): its
+// snippets are dispatch-bound at two instructions an adc. The resets are
+// counted as overhead slots, alone and in mixes, so the fit does not
+// invent ports to explain the dispatch limit (adc once came out on the
+// AGUs and an FP pipe this way), and predictions of measured mixes count
+// them too.
+func TestResetsTakeDispatchSlots(t *testing.T) {
+	tp := func(form string, lines []string, n int, per float64) *results.Benchmark {
+		return &results.Benchmark{Mode: "inverse_throughput", Key: results.Key{Instructions: lines},
+			Measurements: []results.Measurement{{Key: "inverse_throughput", Value: per / float64(n), PerSnippetValue: per}},
+			Portlab:      &results.Extra{ID: form, Form: form, Kind: "throughput", Median: per / float64(n), Reps: 5, Clean: 5, Host: "h"}}
+	}
+	repeat := func(n int, lines ...string) []string {
+		var out []string
+		for i := 0; i < n; i++ {
+			out = append(out, lines...)
+		}
+		return out
+	}
+	mix := func(id string, parts []results.MixPart, lines []string, per float64) *results.Benchmark {
+		n := 0
+		for _, p := range parts {
+			n += p.Count
+		}
+		b := tp(parts[0].Form, lines, n, per)
+		b.Portlab.ID, b.Portlab.Kind, b.Portlab.Mix = id, "ports", parts
+		return b
+	}
+	adc, add, imul := "adc r64, imm8", "add r64, r64", "imul r64, r64"
+	bs := []*results.Benchmark{
+		tp(adc, repeat(8, "xor r11d, r11d", "adc rax, 1"), 8, 8*2/6.0), // dispatch: 16 slots at 6
+		tp(add, repeat(8, "add rax, rcx"), 8, 2),
+		tp(imul, repeat(4, "imul rax, rcx"), 4, 4),
+		// adc beside imul: imul's port bounds it (4 cycles), not the
+		// 12 slots.
+		mix("m1", []results.MixPart{{Form: adc, Count: 4}, {Form: imul, Count: 4}}, repeat(4, "xor r11d, r11d", "adc rax, 1", "imul rcx, rdx"), 4),
+		// adc beside twice as many adds: 24 uops on the 4 ALUs, 6 cycles
+		// (32 slots would take 5.33).
+		mix("m2", []results.MixPart{{Form: adc, Count: 8}, {Form: add, Count: 16}}, repeat(8, "xor r11d, r11d", "adc rax, 1", "add rcx, rdx", "add rsi, rdx"), 6),
+		// adc beside a few adds: 20 slots, 3.33 cycles at 6 a cycle (the
+		// ports take 3; without the resets 12 slots would take 2).
+		mix("m4", []results.MixPart{{Form: adc, Count: 8}, {Form: add, Count: 4}}, repeat(4, "xor r11d, r11d", "adc rax, 1", "add rcx, rdx", "xor r11d, r11d", "adc rax, 1"), 20/6.0),
+		mix("m3", []results.MixPart{{Form: add, Count: 8}, {Form: imul, Count: 2}}, repeat(2, "add rax, rcx", "add rax, rcx", "add rax, rcx", "add rax, rcx", "imul rdx, rsi"), 2.5),
+	}
+	ms := CollectMeasurements(bs, CollectOptions{})
+	if o := ms.Forms[adc].Overhead; o != 1 {
+		t.Fatalf("adc overhead %v slots an instance, want 1", o)
+	}
+	if o := ms.Forms[add].Overhead; o != 0 {
+		t.Fatalf("add overhead %v, want 0", o)
+	}
+	var m2 *MixMeasurement
+	for _, mx := range ms.Mixes {
+		if mx.Key() == mixKey([]MixPart{{Form: adc, Count: 8}, {Form: add, Count: 16}}) {
+			m2 = mx
+		}
+	}
+	if m2 == nil || m2.Overhead != 8 {
+		t.Fatalf("mix adc+add: %+v, want 8 overhead slots", m2)
+	}
+	m, rep, err := Build(ms, BuildOptions{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.DispatchWidth != 6 {
+		t.Errorf("dispatch width %v, want 6 (adc and its resets: 2 slots each at 1/3 cycle)", rep.DispatchWidth)
+	}
+	alu, adcPorts := portSet(t, m, add), portSet(t, m, adc)
+	if e, _ := m.Lookup(adc); e.Provenance.FitError > 0.01 {
+		t.Errorf("adc fits its mixes with error %.1f%%: %s", 100*e.Provenance.FitError, e.Provenance.Note)
+	}
+	// At most 3 adc a cycle with their resets: 3 or 4 of the ALUs fit.
+	if len(adcPorts) < 3 || len(alu) != 4 {
+		t.Errorf("adc on %v, add on %v: want adc on 3 or 4 of add's 4 ALU ports", adcPorts, alu)
+	}
+	for p := range adcPorts {
+		if !alu[p] {
+			t.Errorf("adc on port %s, not one of add's ALU ports %v", p, alu)
+		}
+	}
+	pred := NewPredictor(m)
+	if pr, err := pred.PredictWithOverhead(m2.Parts, m2.Overhead); err != nil || pr.Bound != "ports" || math.Abs(pr.Cycles-6) > 0.05 {
+		t.Errorf("adc+add with its resets predicted %.2f cycles (%s, %v), measured 6 (ports)", pr.Cycles, pr.Bound, err)
+	}
+	// 8 adds and 8 other instructions: 16 slots, 2.67 cycles; the ports
+	// take 2.
+	if pr, err := pred.PredictWithOverhead([]MixPart{{Form: add, Count: 8}}, 8); err != nil || pr.Bound != "dispatch" || math.Abs(pr.Cycles-16/6.0) > 0.05 {
+		t.Errorf("8 adds and 8 overhead slots predicted %.2f cycles (%s, %v), want 2.67 (dispatch)", pr.Cycles, pr.Bound, err)
+	}
+}

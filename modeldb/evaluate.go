@@ -121,7 +121,7 @@ func EvaluateMixMeasurements(m *Model, mixes []*MixMeasurement, tolerance float6
 			r.Missing++
 			continue
 		}
-		pr, err := pred.Predict(mx.Parts)
+		pr, err := pred.PredictWithOverhead(mx.Parts, mx.Overhead)
 		if err != nil {
 			r.Missing++
 			continue

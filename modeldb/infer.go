@@ -103,6 +103,9 @@ type classCount struct {
 type inferMix struct {
 	parts []classCount
 	y     float64
+	// overhead is the dispatch slots per copy of instructions that are
+	// not the parts' (MixMeasurement.Overhead).
+	overhead float64
 }
 
 type inferClass struct {
@@ -117,6 +120,9 @@ type inferClass struct {
 	// slots is the dispatch slots one instance takes (macro-ops, fused
 	// uops): the base model's uops, else 1.
 	slots float64
+	// overhead is the dispatch slots per instance the singleton's snippet
+	// spent on other instructions (FormMeasurements.Overhead).
+	overhead float64
 	// oneUop says the base model has the form as one uop on one port
 	// group: its candidates have one use (a second use would be a second
 	// uop, which the fit would invent to explain what is not a port
@@ -282,7 +288,7 @@ func sortUses(us []maskUse) {
 func (p *inferProblem) predict(k int, c int, cand []maskUse) (float64, bool) {
 	mx := &p.mixes[k]
 	p.buf = p.buf[:0]
-	floor, uops := 0.0, 0.0
+	floor, uops := 0.0, mx.overhead
 	for _, part := range mx.parts {
 		uses := p.classes[part.c].cur
 		if part.c == c {
@@ -312,11 +318,11 @@ func (p *inferProblem) estimateWidth() float64 {
 	rate := 0.0
 	for _, cl := range p.classes {
 		if cl.tp > 0 {
-			rate = max(rate, cl.slots/cl.tp)
+			rate = max(rate, (cl.slots+cl.overhead)/cl.tp)
 		}
 	}
 	for _, mx := range p.mixes {
-		u := 0.0
+		u := mx.overhead
 		for _, part := range mx.parts {
 			u += part.n * p.classes[part.c].slots
 		}

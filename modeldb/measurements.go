@@ -2,6 +2,7 @@ package modeldb
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,9 +47,16 @@ type FormMeasurements struct {
 	// Addressing holds lea's latency and throughput per address shape
 	// (results of kinds address-latency and address-throughput).
 	Addressing map[string]*AddressCost
+	// Overhead is the instructions per instance the throughput snippet
+	// held besides the form's own (the generator's dependency-breaking
+	// resets: a zero idiom before each adc gives it fresh flags). They
+	// take dispatch slots: a snippet of adc and its resets is
+	// dispatch-bound at 2 instructions per adc (see snippetOverhead).
+	Overhead float64
 
-	tps  []float64
-	lats map[string][]float64
+	tps       []float64
+	overheads []float64
+	lats      map[string][]float64
 	// per address shape: latencies, throughputs
 	shapeLats, shapeTps map[string][]float64
 }
@@ -68,7 +76,11 @@ type MixMeasurement struct {
 	Parts  []MixPart
 	Cycles float64
 	Host   string
-	vals   []float64
+	// Overhead is the instructions per copy besides the parts' instances
+	// (dependency-breaking resets of forms that read what they write):
+	// dispatch slots the measured code took that no part accounts for.
+	Overhead float64
+	vals     []float64
 }
 
 // Key identifies the mix (sorted parts).
@@ -177,6 +189,13 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 				*list = append(*list, mm)
 			}
 			mm.vals = append(mm.vals, cycles)
+			if per > 0 {
+				n := 0
+				for _, p := range parts {
+					n += p.Count
+				}
+				mm.Overhead = max(mm.Overhead, snippetOverhead(b, n))
+			}
 			if host != "" {
 				hosts[host] = true
 			}
@@ -228,6 +247,11 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			fm.lats[pair] = append(fm.lats[pair], val)
 		case "throughput", "inverse_throughput":
 			fm.tps = append(fm.tps, val)
+			if per > 0 && val > 0 {
+				if n := int(math.Round(per / val)); n > 0 {
+					fm.overheads = append(fm.overheads, snippetOverhead(b, n)/float64(n))
+				}
+			}
 		case AddressLatencyKind, AddressThroughputKind:
 			if x.Addressing == "" {
 				skipped[kind+" results without an address shape"]++
@@ -261,6 +285,9 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 	for _, fm := range ms.Forms {
 		if len(fm.tps) > 0 {
 			fm.Throughput = median(fm.tps)
+		}
+		if len(fm.overheads) > 0 {
+			fm.Overhead = median(fm.overheads)
 		}
 		for k, v := range fm.lats {
 			fm.Latencies[k] = median(v)
@@ -308,6 +335,17 @@ func mainValue(b *results.Benchmark) (val, per float64, ok bool) {
 		return b.Measurements[0].Value, b.Measurements[0].PerSnippetValue, true
 	}
 	return 0, 0, false
+}
+
+// snippetOverhead returns how many of a benchmark's instructions are not
+// among the n instances it measured: the generator's resets (`xor r32, r32`
+// before each adc, `mov eax, imm` before each div). 0 when the result does
+// not list its instructions.
+func snippetOverhead(b *results.Benchmark, n int) float64 {
+	if k := len(b.Key.Instructions); k > n {
+		return float64(k - n)
+	}
+	return 0
 }
 
 func canonicalMix(parts []MixPart) ([]MixPart, error) {

@@ -77,10 +77,18 @@ func (p *Predictor) compiled(e *Entry) ([]maskUse, error) {
 // PMEvo and Palmed), the dispatch bound and the forms' own throughputs.
 // A form the model lacks is an error naming it.
 func (p *Predictor) Predict(mix []MixPart) (Prediction, error) {
+	return p.PredictWithOverhead(mix, 0)
+}
+
+// PredictWithOverhead is Predict for code that holds, besides the mix,
+// overhead instructions per copy that take a dispatch slot each and no
+// port worth counting (the zero idioms a measured mix puts before forms
+// that read what they write, MixMeasurement.Overhead).
+func (p *Predictor) PredictWithOverhead(mix []MixPart, overhead float64) (Prediction, error) {
 	var pr Prediction
 	var uses []maskUse
 	var puses []PortUse
-	uops := 0.0
+	uops := overhead
 	uopsKnown := true
 	for _, part := range mix {
 		if part.Count <= 0 {

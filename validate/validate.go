@@ -152,7 +152,7 @@ type Score struct {
 	Failed    int     // kernels the predictor could not predict
 	MAPE      float64 // mean absolute percentage error, percent
 	Median    float64 // median absolute percentage error, percent
-	Tau       float64 // Kendall's tau between measured and predicted
+	Tau       float64 // Kendall's tau-b between measured and predicted (KendallTauB)
 	Within10  int     // kernels within 10%
 	Worst     []string
 }
@@ -225,13 +225,46 @@ func score(name string, rows []*Row) Score {
 	sort.Float64s(sorted)
 	s.Median = stat.Quantile(0.5, stat.Empirical, sorted, nil)
 	if s.N > 1 {
-		s.Tau = stat.Kendall(xs, ys, nil)
+		s.Tau = KendallTauB(xs, ys)
 	}
 	sort.Slice(ws, func(i, j int) bool { return ws[i].ape > ws[j].ape })
 	for i := 0; i < len(ws) && i < 5; i++ {
 		s.Worst = append(s.Worst, fmt.Sprintf("%s (%.0f%%)", ws[i].k, ws[i].ape))
 	}
 	return s
+}
+
+// KendallTauB returns Kendall's tau-b rank correlation of x and y: (C-D)
+// / sqrt((C+D+Ty)(C+D+Tx)), with C and D the concordant and discordant
+// pairs and Tx, Ty the pairs tied in x only and in y only (the variant
+// SciPy's kendalltau and R's cor(method="kendall") compute). Predictions
+// tie often (two 4-cycle chains both predicted 4.03); tau-b leaves such
+// pairs out rather than counting them as agreeing or disagreeing by the
+// order the kernels came in, as gonum's stat.Kendall (tau-a, sign-bit
+// comparison) does. 0 when either side is constant.
+func KendallTauB(x, y []float64) float64 {
+	var c, d, tx, ty float64
+	for i := range x {
+		for j := i + 1; j < len(x); j++ {
+			dx, dy := x[i]-x[j], y[i]-y[j]
+			switch {
+			case dx == 0 && dy == 0:
+			case dx == 0:
+				tx++
+			case dy == 0:
+				ty++
+			case (dx > 0) == (dy > 0):
+				c++
+			default:
+				d++
+			}
+		}
+	}
+	den := math.Sqrt((c + d + tx) * (c + d + ty))
+	if den == 0 {
+		return 0
+	}
+	return (c - d) / den
 }
 
 // instsOf returns a kernel's instructions.

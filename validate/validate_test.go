@@ -51,6 +51,26 @@ func TestScore(t *testing.T) {
 	}
 }
 
+// TestKendallTauB: ties in the predictions are left out of the count,
+// whatever order the kernels come in (values checked with SciPy's
+// kendalltau, variant b).
+func TestKendallTauB(t *testing.T) {
+	for _, c := range []struct {
+		x, y []float64
+		want float64
+	}{
+		{[]float64{1, 2, 3, 4, 5}, []float64{1, 3, 2, 4, 4}, 7 / math.Sqrt(90)}, // C 8, D 1, one tie in y
+		{[]float64{5, 4, 3, 2, 1}, []float64{4, 4, 2, 3, 1}, 7 / math.Sqrt(90)}, // the same pairs in another order
+		{[]float64{1, 2, 2, 3}, []float64{1, 2, 2, 3}, 1},                       // a tie in both is no pair
+		{[]float64{1, 2, 3}, []float64{3, 2, 1}, -1},
+		{[]float64{1, 2, 3}, []float64{2, 2, 2}, 0},
+	} {
+		if got := KendallTauB(c.x, c.y); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("tau-b(%v, %v) = %v, want %v", c.x, c.y, got, c.want)
+		}
+	}
+}
+
 func TestLoadKernels(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/kernels/*.s")
 	if len(files) < 40 {

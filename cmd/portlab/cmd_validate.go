@@ -30,6 +30,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
 	reps := fs.Int("repetitions", 21, "repetitions per kernel measurement")
 	passes := fs.Int("passes", 5, "measure every kernel in this many passes over all of them and keep the median pass (vector code runs slower or faster than its calibration in stretches on some hosts)")
+	maxPasses := fs.Int("max-passes", 15, "kernels whose passes disagree by more than 2 % get more passes, up to this many in all (the median of all is kept)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: portlab validate [--model M] [--peer llvm-mca[=PATH]] [--json] [--html F] KERNELS...")
 		fs.PrintDefaults()
@@ -88,7 +89,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	start := time.Now()
-	rep := validate.Run(eng, ks, preds, measure.Options{Reps: *reps, Passes: *passes}, fmt.Sprintf("%s (%s)", info.Microarch, info.Signature()))
+	rep := validate.Run(eng, ks, preds, measure.Options{Reps: *reps, Passes: *passes, MaxPasses: *maxPasses}, fmt.Sprintf("%s (%s)", info.Microarch, info.Signature()))
 	fmt.Fprintf(stderr, "portlab validate: %d kernels measured and predicted in %v\n", len(ks), time.Since(start).Round(time.Millisecond))
 	if *htmlOut != "" {
 		var b bytes.Buffer
