@@ -268,3 +268,34 @@ instruction_forms:
 		}
 	}
 }
+
+// TestSteadyStatePrediction: validate compares predictions with kernels
+// measured in steady state (two lengths, the difference), so it predicts
+// the same way: a 2-cycle chain behind an 8-cycle load is 2 cycles an
+// iteration, where total cycles over 100 iterations read 2.11.
+func TestSteadyStatePrediction(t *testing.T) {
+	m, err := modeldb.Embedded("portlab-znver4.yml.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	regs, err := input.Assembly("min.s", []byte("vmovss (%rsi), %xmm1\naddq $4, %rsi\nvminss %xmm0, %xmm1, %xmm0\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bt, err := NewBatch(m, Options{Iterations: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, err := bt.Predict(regs[0].Insts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steady, err := bt.PredictSteadyState(regs[0].Insts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(steady.CyclesPerIteration-2) > 0.01 || total.CyclesPerIteration < 2.05 {
+		t.Errorf("steady state %.3f cycles/iteration (want 2.00), total over iterations %.3f (want the fill counted, > 2.05)",
+			steady.CyclesPerIteration, total.CyclesPerIteration)
+	}
+}

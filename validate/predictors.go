@@ -26,8 +26,9 @@ type Portlab struct {
 // Name implements Predictor.
 func (p *Portlab) Name() string { return p.Label }
 
-// Predict simulates every kernel; the bottleneck comes from the static
-// analysis of the same block.
+// Predict simulates every kernel to its steady state (the difference
+// of two lengths, as kernels are measured); the bottleneck comes from the
+// static analysis of the same block.
 func (p *Portlab) Predict(ks []*Kernel) []Prediction {
 	out := make([]Prediction, len(ks))
 	bt, err := analysis.NewBatch(p.Model, p.Opt)
@@ -38,7 +39,7 @@ func (p *Portlab) Predict(ks []*Kernel) []Prediction {
 		return out
 	}
 	for i, k := range ks {
-		pr, err := bt.Predict(instsOf(k))
+		pr, err := bt.PredictSteadyState(instsOf(k))
 		if err != nil {
 			out[i].Err = err
 			continue
@@ -52,7 +53,7 @@ func (p *Portlab) Predict(ks []*Kernel) []Prediction {
 }
 
 // LLVMMCA predicts with an installed llvm-mca: all kernels in one run, one
-// region each, cycles per iteration = Total Cycles / Iterations.
+// region each, cycles per iteration in steady state (see run).
 type LLVMMCA struct {
 	Path       string // llvm-mca binary
 	MCPU       string // -mcpu
@@ -69,7 +70,6 @@ func (l *LLVMMCA) Name() string {
 var (
 	mcaRegion = regexp.MustCompile(`(?m)^\[(\d+)\] Code Region`)
 	mcaTotal  = regexp.MustCompile(`(?m)^Total Cycles:\s+(\d+)`)
-	mcaIters  = regexp.MustCompile(`(?m)^Iterations:\s+(\d+)`)
 )
 
 // Predict runs llvm-mca once per kernel batch; a kernel llvm-mca rejects
@@ -91,11 +91,37 @@ func (l *LLVMMCA) Predict(ks []*Kernel) []Prediction {
 	return out
 }
 
+// run predicts kernels idx in one llvm-mca batch, in steady state as
+// portlab's own predictions: llvm-mca run for N and for 2N iterations,
+// the difference over N (Total Cycles / Iterations counts the pipeline
+// filling once, which the measurements leave out).
 func (l *LLVMMCA) run(ks []*Kernel, idx []int, out []Prediction) error {
 	iters := l.Iterations
 	if iters <= 0 {
 		iters = 200
 	}
+	short, err := l.totals(ks, idx, iters)
+	if err != nil {
+		return err
+	}
+	long, err := l.totals(ks, idx, 2*iters)
+	if err != nil {
+		return err
+	}
+	for k, i := range idx {
+		switch {
+		case short[k] < 0 || long[k] < 0:
+			out[i] = Prediction{Err: fmt.Errorf("llvm-mca output lacks Total Cycles")}
+		default:
+			out[i] = Prediction{Cycles: (long[k] - short[k]) / float64(iters)}
+		}
+	}
+	return nil
+}
+
+// totals runs llvm-mca once over kernels idx for the given iterations and
+// returns each one's Total Cycles (-1 where the output lacks it).
+func (l *LLVMMCA) totals(ks []*Kernel, idx []int, iters int) ([]float64, error) {
 	var src strings.Builder
 	src.WriteString(".intel_syntax noprefix\n")
 	for _, i := range idx {
@@ -103,7 +129,7 @@ func (l *LLVMMCA) run(ks []*Kernel, idx []int, out []Prediction) error {
 	}
 	f, err := os.CreateTemp("", "portlab-mca-*.s")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer os.Remove(f.Name())
 	f.WriteString(src.String())
@@ -119,7 +145,7 @@ func (l *LLVMMCA) run(ks []*Kernel, idx []int, out []Prediction) error {
 		if i := strings.IndexByte(msg, '\n'); i > 0 {
 			msg = msg[:i]
 		}
-		return fmt.Errorf("llvm-mca: %v: %s", err, msg)
+		return nil, fmt.Errorf("llvm-mca: %v: %s", err, msg)
 	}
 	text := stdout.String()
 	// Split the output by region headers (a single region has none).
@@ -135,20 +161,18 @@ func (l *LLVMMCA) run(ks []*Kernel, idx []int, out []Prediction) error {
 		}
 	}
 	if len(parts) != len(idx) {
-		return fmt.Errorf("llvm-mca printed %d regions for %d kernels", len(parts), len(idx))
+		return nil, fmt.Errorf("llvm-mca printed %d regions for %d kernels", len(parts), len(idx))
 	}
+	out := make([]float64, len(idx))
 	for k, part := range parts {
 		t := mcaTotal.FindStringSubmatch(part)
-		it := mcaIters.FindStringSubmatch(part)
-		if t == nil || it == nil {
-			out[idx[k]].Err = fmt.Errorf("llvm-mca output lacks Total Cycles")
+		if t == nil {
+			out[k] = -1
 			continue
 		}
-		total, _ := strconv.ParseFloat(t[1], 64)
-		n, _ := strconv.ParseFloat(it[1], 64)
-		out[idx[k]] = Prediction{Cycles: total / n}
+		out[k], _ = strconv.ParseFloat(t[1], 64)
 	}
-	return nil
+	return out, nil
 }
 
 // llvmFallback maps CPU names LLVM 14 does not know to the nearest it does.
