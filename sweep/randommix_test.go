@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -181,6 +182,8 @@ func TestLoadOpPasses(t *testing.T) {
 	}
 	o := options(h)
 	o.Forms, o.LoadOpPasses, o.VectorPasses = forms, 3, 2
+	// Forms measured in passes whose passes disagree at all get up to 5.
+	o.MaxPasses, o.Measure.PassSpread = 5, 1e-12
 	sum, err := Run(e, o)
 	if err != nil {
 		t.Fatal(err)
@@ -198,8 +201,12 @@ func TestLoadOpPasses(t *testing.T) {
 			}
 			seen[x.Form] = true
 		}
-		if len(x.PassMedians) != want {
-			t.Errorf("%s %s %s: %d pass values, want %d", x.Form, x.Kind, x.Operands, len(x.PassMedians), want)
+		n := len(x.PassMedians)
+		switch {
+		case want == 0 && n == 0, want > 0 && n == 5:
+		case want > 0 && n == want && slices.Min(x.PassMedians) == slices.Max(x.PassMedians):
+		default:
+			t.Errorf("%s %s %s: %d pass values %v, want %d (5 where they disagree)", x.Form, x.Kind, x.Operands, n, x.PassMedians, want)
 		}
 	}
 	for _, f := range forms {

@@ -65,6 +65,12 @@ type Options struct {
 	// a memory source (0 or 1: one): Zen 4 shuffles settle into different
 	// steady states from job to job (unpcklps xmm, xmm: 0.37-0.41).
 	VectorPasses int
+	// MaxPasses gives the forms measured in several passes whose passes
+	// disagree by more than 2 % more passes, up to MaxPasses in all
+	// (measure.Options.MaxPasses; off by default: on Zen 4 the load-op
+	// forms that differ between sweeps read one value in every pass of a
+	// sweep, so more passes did not raise the agreement).
+	MaxPasses int
 	// NoisyRounds is how many times results that came out noisy (fewer
 	// than half of their repetitions clean) are measured again at the end
 	// of the sweep (default 2; negative: never), each round after a pause
@@ -470,6 +476,9 @@ func measureBenches(eng *measure.Engine, o Options, benches []*gen.Bench, helper
 		}
 		mo := o.Measure
 		mo.Mode, mo.Passes = key.mode, key.passes
+		if key.passes > 1 {
+			mo.MaxPasses = o.MaxPasses
+		}
 		for k, m := range eng.MeasureAll(sub, mo, nil) {
 			ms[idx[k]] = m
 		}

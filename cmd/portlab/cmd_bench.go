@@ -45,6 +45,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Int64("seed", 1, "random-mixes mode: the draw's seed (the same seed draws the same mixes)")
 	loadOpPasses := fs.Int("load-op-passes", 3, "sweeps: measure the throughput of vector forms that read memory in this many passes and keep the median")
 	vectorPasses := fs.Int("vector-passes", 1, "sweeps: the same for the throughput of the other vector forms")
+	maxPasses := fs.Int("max-passes", 0, "sweeps: forms measured in several passes whose passes disagree by more than 2 % get more, up to this many in all (0: none)")
 	rep := fs.String("repetition-mode", "middle-half-duplicate", "duplicate, loop, min, middle-half-duplicate or middle-half-loop")
 	minInstr := fs.Int("min-instructions", 128, "instructions in the short timed body (the long one has twice as many)")
 	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
@@ -82,7 +83,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if sweeping {
 		return runSweep(sweepFlags{globs: formGlobs, exclude: excludeGlobs, all: *all, mode: *mode, resume: *resume, shard: *shard, shards: *shards, probes: *probes,
-			mixes: *mixes, mixForms: *mixForms, seed: *seed, loadOpPasses: *loadOpPasses, vectorPasses: *vectorPasses,
+			mixes: *mixes, mixForms: *mixForms, seed: *seed, loadOpPasses: *loadOpPasses, vectorPasses: *vectorPasses, maxPasses: *maxPasses,
 			out: *out, cpu: *cpu, timeout: *timeout, opts: measure.Options{Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, NoFTZ: *noFTZ}}, stdout, stderr)
 	}
 	if *mode == "" {

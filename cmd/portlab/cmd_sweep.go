@@ -27,6 +27,7 @@ type sweepFlags struct {
 	seed         int64
 	loadOpPasses int
 	vectorPasses int
+	maxPasses    int
 	cpu          int
 	timeout      time.Duration
 	opts         measure.Options
@@ -60,7 +61,7 @@ func parseMixForms(s string) (int, int, error) {
 }
 
 func runSweep(f sweepFlags, stdout, stderr io.Writer) error {
-	o := sweep.Options{Resume: f.resume, Measure: f.opts, LoadOpPasses: f.loadOpPasses, VectorPasses: f.vectorPasses}
+	o := sweep.Options{Resume: f.resume, Measure: f.opts, LoadOpPasses: f.loadOpPasses, VectorPasses: f.vectorPasses, MaxPasses: f.maxPasses}
 	modes := f.mode
 	if modes == "" {
 		modes = "latency,throughput"
