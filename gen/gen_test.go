@@ -261,6 +261,38 @@ func TestMixPreparesEveryForm(t *testing.T) {
 	}
 }
 
+// TestMixGivesChainsTheirClassPool: a form that reads its destination
+// (FMA, merge masking, cmov) shares rotating registers only with such
+// forms of its own register class, and a legacy form without vector
+// operands does not confine an EVEX form to xmm0-15. A masked FMA beside
+// cmov once got 6 ymm registers: at latency 4 no more than 1.5 FMAs a
+// cycle, so the mix measured the chains, not the ports.
+func TestMixGivesChainsTheirClassPool(t *testing.T) {
+	for _, c := range []struct {
+		fma, other string
+		atLeast    int
+	}{
+		{"vfnmsub213ps ymm {k}, ymm, ymm", "cmovl r64, r64", 16},
+		{"vfmadd231pd ymm, ymm, ymm", "add r64, r64", 8},
+		{"vfmadd231pd ymm, ymm, ymm", "vfmadd231ps ymm, ymm, ymm", 6},
+	} {
+		b, err := Mix(form(t, c.other), form(t, c.fma), 8, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mn := strings.Fields(c.fma)[0]
+		dsts := map[string]bool{}
+		for _, l := range lines(b) {
+			if f := strings.Fields(strings.NewReplacer(",", " ").Replace(l)); f[0] == mn {
+				dsts[f[1]] = true
+			}
+		}
+		if len(dsts) < c.atLeast {
+			t.Errorf("%s beside %s rotates over %d registers %v, want at least %d", c.fma, c.other, len(dsts), dsts, c.atLeast)
+		}
+	}
+}
+
 // TestMixN: mixes of three and four forms keep the counts' proportions,
 // spread each form over the copy, and give every stream its own registers.
 func TestMixN(t *testing.T) {

@@ -48,40 +48,48 @@ func MixN(forms []*isa.Form, counts []int) (*Bench, error) {
 		}
 	}
 	for _, x := range forms {
-		if x.Encoding == isa.Legacy || x.Encoding == isa.VEX {
-			al.vecs = 16
+		if x.Encoding == isa.EVEX {
+			al.vecs = 32
+		}
+	}
+	for _, x := range forms {
+		if (x.Encoding == isa.Legacy || x.Encoding == isa.VEX) && usesVectorRegisters(x) {
+			al.vecs = 16 // xmm16-31 need EVEX
 		}
 	}
 	// Streams are made in the order forms[1:], then forms[0] (which takes
 	// what the others leave). Forms whose destinations are inputs share
-	// the rotating registers; the others need only two each.
+	// the rotating registers of their class; the others need only two
+	// each. An FMA beside `add r64, r64` once got half the vector pool
+	// (6 ymm registers: 1.5 FMAs a cycle at latency 4, so the mix read a
+	// port conflict that was the chains').
 	var order []int
 	for i := 1; i <= len(forms); i++ {
 		order = append(order, i%len(forms))
 	}
-	chainedLeft, plainLeft := 0, 0
+	chainedLeft, plainLeft := map[string]int{}, map[string]int{}
 	for _, i := range order {
-		if chained(forms[i]) {
-			chainedLeft++
+		if c := writtenClass(forms[i]); chained(forms[i]) {
+			chainedLeft[c]++
 		} else {
-			plainLeft++
+			plainLeft[c]++
 		}
 	}
 	streams := make([]*stream, len(forms))
 	for _, i := range order {
 		share := 0.0
-		if chained(forms[i]) {
+		if c := writtenClass(forms[i]); chained(forms[i]) {
 			switch {
-			case chainedLeft > 1:
-				share = 1 / float64(chainedLeft)
-			case plainLeft > 0:
+			case chainedLeft[c] > 1:
+				share = 1 / float64(chainedLeft[c])
+			case plainLeft[c] > 0:
 				share = 0.85 // room for the plain forms still to come
 			default:
 				share = 1
 			}
-			chainedLeft--
+			chainedLeft[c]--
 		} else {
-			plainLeft--
+			plainLeft[c]--
 		}
 		st, err := newStream(forms[i], al, share)
 		if err != nil {
@@ -166,6 +174,28 @@ func MixN(forms []*isa.Form, counts []int) (*Bench, error) {
 	}
 	s.Name = "mix " + strings.Join(name, " + ")
 	return &Bench{Form: forms[0], Kind: KindPorts, Snippet: s, Mode: "inverse_throughput", Mix: parts}, nil
+}
+
+// writtenClass is the register class of a form's first written register
+// operand ("" when it writes none): the pool its stream rotates over.
+func writtenClass(f *isa.Form) string {
+	for _, op := range f.Operands {
+		if c := class(op.Kind); isReg(c) && writes(op) {
+			return c
+		}
+	}
+	return ""
+}
+
+// usesVectorRegisters reports whether a form names an xmm, ymm or zmm
+// register operand.
+func usesVectorRegisters(f *isa.Form) bool {
+	for _, op := range f.Operands {
+		if class(op.Kind) == "vec" {
+			return true
+		}
+	}
+	return false
 }
 
 func quoteAll(ss []string) []string {
