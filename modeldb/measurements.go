@@ -54,9 +54,9 @@ type FormMeasurements struct {
 	// dispatch-bound at 2 instructions per adc (see snippetOverhead).
 	Overhead float64
 
-	tps       []float64
+	tps       snippetValues
 	overheads []float64
-	lats      map[string][]float64
+	lats      map[string]*snippetValues
 	// per address shape: latencies, throughputs
 	shapeLats, shapeTps map[string][]float64
 }
@@ -80,7 +80,7 @@ type MixMeasurement struct {
 	// (dependency-breaking resets of forms that read what they write):
 	// dispatch slots the measured code took that no part accounts for.
 	Overhead float64
-	vals     []float64
+	vals     snippetValues
 }
 
 // Key identifies the mix (sorted parts).
@@ -133,7 +133,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 	form := func(name string) *FormMeasurements {
 		fm, ok := ms.Forms[name]
 		if !ok {
-			fm = &FormMeasurements{Form: name, Latencies: map[string]float64{}, lats: map[string][]float64{}}
+			fm = &FormMeasurements{Form: name, Latencies: map[string]float64{}, lats: map[string]*snippetValues{}}
 			ms.Forms[name] = fm
 		}
 		return fm
@@ -188,7 +188,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 				mixes[k] = mm
 				*list = append(*list, mm)
 			}
-			mm.vals = append(mm.vals, cycles)
+			mm.vals.add(x, cycles)
 			if per > 0 {
 				n := 0
 				for _, p := range parts {
@@ -244,9 +244,12 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			if x != nil {
 				pair = x.Operands
 			}
-			fm.lats[pair] = append(fm.lats[pair], val)
+			if fm.lats[pair] == nil {
+				fm.lats[pair] = &snippetValues{}
+			}
+			fm.lats[pair].add(x, val)
 		case "throughput", "inverse_throughput":
-			fm.tps = append(fm.tps, val)
+			fm.tps.add(x, val)
 			if per > 0 && val > 0 {
 				if n := int(math.Round(per / val)); n > 0 {
 					fm.overheads = append(fm.overheads, snippetOverhead(b, n)/float64(n))
@@ -283,14 +286,14 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		}
 	}
 	for _, fm := range ms.Forms {
-		if len(fm.tps) > 0 {
-			fm.Throughput = median(fm.tps)
+		if tps := fm.tps.values(); len(tps) > 0 {
+			fm.Throughput = median(tps)
 		}
 		if len(fm.overheads) > 0 {
 			fm.Overhead = median(fm.overheads)
 		}
 		for k, v := range fm.lats {
-			fm.Latencies[k] = median(v)
+			fm.Latencies[k] = median(v.values())
 		}
 		for shape, tps := range fm.shapeTps {
 			lats := fm.shapeLats[shape]
@@ -305,7 +308,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		sort.Strings(fm.Props)
 	}
 	for _, mm := range append(ms.Mixes, ms.RandomMixes...) {
-		mm.Cycles = median(mm.vals)
+		mm.Cycles = median(mm.vals.values())
 	}
 	for h := range hosts {
 		ms.Hosts = append(ms.Hosts, h)
@@ -335,6 +338,54 @@ func mainValue(b *results.Benchmark) (val, per float64, ok bool) {
 		return b.Measurements[0].Value, b.Measurements[0].PerSnippetValue, true
 	}
 	return 0, 0, false
+}
+
+// snippetValues are the measurements of one thing (a form's throughput,
+// an operand pair's latency, a mix) by one or more snippets. Where the
+// generator changed between sweeps the same thing was measured by
+// different code (a different result ID): the newest snippet's values
+// supersede the others, so a fixed generator flaw is not averaged back
+// in (mixes whose loads read a masked store's bytes, chains short of
+// registers). Results without an ID or a date (llvm-exegesis's) all
+// count.
+type snippetValues struct {
+	byID   map[string][]float64
+	newest map[string]string // per ID, its latest result date
+}
+
+func (v *snippetValues) add(x *results.Extra, val float64) {
+	id, date := "", ""
+	if x != nil {
+		id, date = x.ID, x.Date
+	}
+	if v.byID == nil {
+		v.byID, v.newest = map[string][]float64{}, map[string]string{}
+	}
+	v.byID[id] = append(v.byID[id], val)
+	if date > v.newest[id] {
+		v.newest[id] = date
+	}
+}
+
+// values returns the newest snippet's values (those of every snippet
+// measured at the latest date, or all when none has a date).
+func (v *snippetValues) values() []float64 {
+	latest := ""
+	for _, d := range v.newest {
+		latest = max(latest, d)
+	}
+	ids := make([]string, 0, len(v.byID))
+	for id := range v.byID {
+		if latest == "" || v.newest[id] == latest {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	var out []float64
+	for _, id := range ids {
+		out = append(out, v.byID[id]...)
+	}
+	return out
 }
 
 // snippetOverhead returns how many of a benchmark's instructions are not
