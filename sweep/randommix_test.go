@@ -137,8 +137,10 @@ func TestRunRandomMixes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A busy neighbour makes some noisy: the sweep measures those again
+	// and keeps both, so count benchmarks, not results.
 	mixes := 0
-	for _, b := range sum.Results {
+	for _, b := range results.Cleanest(sum.Results) {
 		if b.Portlab.Kind != gen.KindRandomMix {
 			continue
 		}
