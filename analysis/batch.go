@@ -110,16 +110,22 @@ func (bt *Batch) PredictStatic(insts []*isa.Inst) (Prediction, error) {
 	if err != nil {
 		return pr, err
 	}
+	pr.Bound, pr.Bottleneck, err = bt.Static(insts)
+	return pr, err
+}
+
+// Static returns the static analysis's bound (cycles per iteration) and
+// what limits it, without simulating.
+func (bt *Batch) Static(insts []*isa.Inst) (bound float64, bottleneck string, err error) {
 	k, err := bt.b.Kernel(&input.Region{Insts: insts})
 	if err != nil {
-		return pr, err
+		return 0, "", err
 	}
 	st, err := k.Analyze(bt.cfg.DispatchWidth)
 	if err != nil {
-		return pr, err
+		return 0, "", err
 	}
-	pr.Bound, pr.Bottleneck = st.Bound, st.Bottleneck
-	return pr, nil
+	return st.Bound, st.Bottleneck, nil
 }
 
 // PredictCode decodes machine code and simulates it.

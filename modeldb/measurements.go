@@ -169,12 +169,12 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 				skipped[err.Error()]++
 				continue
 			}
+			n := 0 // instances per copy
+			for _, p := range parts {
+				n += p.Count
+			}
 			cycles := per
 			if cycles <= 0 {
-				n := 0
-				for _, p := range parts {
-					n += p.Count
-				}
 				cycles = val * float64(n)
 			}
 			k := mixKey(parts)
@@ -190,10 +190,6 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			}
 			mm.vals.add(x, cycles)
 			if per > 0 {
-				n := 0
-				for _, p := range parts {
-					n += p.Count
-				}
 				mm.Overhead = max(mm.Overhead, snippetOverhead(b, n))
 			}
 			if host != "" {

@@ -45,8 +45,8 @@ func (p *Portlab) Predict(ks []*Kernel) []Prediction {
 			continue
 		}
 		out[i].Cycles = pr.CyclesPerIteration
-		if st, err := bt.PredictStatic(instsOf(k)); err == nil {
-			out[i].Bottleneck = st.Bottleneck
+		if _, bottleneck, err := bt.Static(instsOf(k)); err == nil {
+			out[i].Bottleneck = bottleneck
 		}
 	}
 	return out
