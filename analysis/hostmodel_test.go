@@ -220,13 +220,20 @@ instruction_forms:
 		{"lea rax, [rbx+rcx+8]\nlea rdx, [rbx+rcx+8]\nlea rsi, [rbx+rcx+8]\nlea r8, [rbx+rcx+8]\n", 2},          // two a cycle
 		{"lea rax, [rbx+8]\nlea rdx, [rbx+8]\nlea rsi, [rbx+8]\nlea r8, [rbx+8]\n", 1},                          // four a cycle
 	} {
-		regs, err := input.Assembly("lea.s", []byte(".intel_syntax noprefix\n"+c.src), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := simulate(t, m, regs[0], 200); math.Abs(got-c.want) > 0.1*c.want {
-			t.Errorf("%q: %.2f cycles/iteration, want %.0f", c.src, got, c.want)
-		}
+		expectCycles(t, m, c.src, c.want, 0.1)
+	}
+}
+
+// expectCycles simulates Intel-syntax src with m for 200 iterations and
+// checks the cycles per iteration are want within a relative tol.
+func expectCycles(t *testing.T, m *modeldb.Model, src string, want, tol float64) {
+	t.Helper()
+	regs, err := input.Assembly("block.s", []byte(".intel_syntax noprefix\n"+src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := simulate(t, m, regs[0], 200); math.Abs(got-want) > tol*want {
+		t.Errorf("%q: %.2f cycles/iteration, want %.0f", src, got, want)
 	}
 }
 
@@ -259,13 +266,7 @@ instruction_forms:
 		{"div ebx\ndiv ebx\n", 28},                             // div r32 through edx: 14 each
 		{"xor edx, edx\ndiv ebx\n", 9},
 	} {
-		regs, err := input.Assembly("div.s", []byte(".intel_syntax noprefix\n"+c.src), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := simulate(t, m, regs[0], 200); math.Abs(got-c.want) > 0.05*c.want {
-			t.Errorf("%q: %.2f cycles/iteration, want %.0f", c.src, got, c.want)
-		}
+		expectCycles(t, m, c.src, c.want, 0.05)
 	}
 }
 
