@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -298,5 +299,64 @@ func TestSteadyStatePrediction(t *testing.T) {
 	if math.Abs(steady.CyclesPerIteration-2) > 0.01 || total.CyclesPerIteration < 2.05 {
 		t.Errorf("steady state %.3f cycles/iteration (want 2.00), total over iterations %.3f (want the fill counted, > 2.05)",
 			steady.CyclesPerIteration, total.CyclesPerIteration)
+	}
+}
+
+// TestPortsBeside512BitWork: with 512-bit work in a kernel, narrower
+// vector instructions take their ports beside it (Intel fuses the port-0
+// and port-1 vector units: on the Granite Rapids guest 8 vaddpd ymm with
+// 8 vpermd zmm take 8 cycles, the adds moving to port 0; 8 vpshufb ymm
+// with them 16, on port 5 only), in the static bound and the simulation
+// alike; without it they keep port 1, and 512-bit loads do not count.
+func TestPortsBeside512BitWork(t *testing.T) {
+	const model = `name: intel-like
+isa: x86
+dispatched_uops_per_cycle: 6
+ports: ['0', '1', '5', '2', '3']
+instruction_forms:
+  - {form: "vaddpd ymm, ymm, ymm", uops: 1, latency: 3, throughput: 0.5, port_pressure: [[1, '15']], port_pressure_beside_512bit: [[1, '05']]}
+  - {form: "vpshufb ymm, ymm, ymm", uops: 1, latency: 1, throughput: 0.5, port_pressure: [[1, '15']], port_pressure_beside_512bit: [[1, '5']]}
+  - {form: "vpermd zmm, zmm, zmm", uops: 1, latency: 3, throughput: 1, port_pressure: [[1, '5']]}
+  - {form: "vmovups zmm, m512", uops: 1, latency: 5, throughput: 0.5, port_pressure: [[1, '23']]}
+`
+	m, err := modeldb.Parse("intel-like.yml", []byte(model), modeldb.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := func(lines ...string) string {
+		var b strings.Builder
+		for i := 0; i < 8; i++ {
+			for _, l := range lines {
+				b.WriteString(strings.NewReplacer("#", strconv.Itoa(i), "$", strconv.Itoa(i+16), "@", strconv.Itoa(64*i)).Replace(l) + "\n")
+			}
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		src  string
+		want float64
+	}{
+		{block("vaddpd ymm#, ymm14, ymm15"), 4},
+		{block("vaddpd ymm#, ymm14, ymm15", "vpermd zmm$, zmm30, zmm31"), 8},
+		{block("vpshufb ymm#, ymm14, ymm15", "vpermd zmm$, zmm30, zmm31"), 16},
+		{block("vpshufb ymm#, ymm14, ymm15", "vmovups zmm$, [rsi+@]"), 4},
+	} {
+		expectCycles(t, m, c.src, c.want, 0.05)
+		regs, err := input.Assembly("block.s", []byte(".intel_syntax noprefix\n"+c.src), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := NewBuilder(m)
+		k, err := b.Kernel(regs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := k.Analyze(6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(s.Bound-c.want) > 0.05*c.want {
+			t.Errorf("static bound %.2f, want %.0f for\n%s", s.Bound, c.want, c.src)
+		}
 	}
 }

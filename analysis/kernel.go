@@ -164,6 +164,7 @@ func (b *Builder) Kernel(r *input.Region) (*Kernel, error) {
 		k.Instrs = append(k.Instrs, x)
 	}
 	b.link(k)
+	b.beside512(k)
 	if b.builtinIdioms {
 		for _, x := range k.Instrs {
 			if x.Idiom != "" {
@@ -191,7 +192,13 @@ type formInfo struct {
 	latency  int
 	uses     []pipeline.Use
 	pressure modeldb.PortPressure
-	rtp      float64
+	// pressure512 and uses512 are a narrower vector form's ports beside
+	// 512-bit work (modeldb.Entry.PortPressure512), nil when the same.
+	pressure512 modeldb.PortPressure
+	uses512     []pipeline.Use
+	// wide512 says the form is 512-bit work (modeldb.Is512BitOp).
+	wide512 bool
+	rtp     float64
 	// writeLat and readAdv hold operand latencies by operand key ("0",
 	// "flags", "mem", "rax"); defaultAdv is the read-advance of register
 	// sources of a load-op form without operand latencies; implicitAdv is
@@ -285,6 +292,7 @@ func (b *Builder) form(f *isa.Form, shape string, pos isa.Pos) (*formInfo, error
 		}
 	}
 	fi.entry = e
+	fi.wide512 = modeldb.Is512BitOp(f)
 	fi.uops = roundCycles(e.Uops)
 	if e.Uops > 0 && fi.uops == 0 {
 		fi.uops = 1
@@ -292,17 +300,14 @@ func (b *Builder) form(f *isa.Form, shape string, pos isa.Pos) (*formInfo, error
 	fi.latency = roundCycles(e.Latency)
 	fi.rtp = e.Throughput
 	fi.pressure = e.PortPressure
-	for _, u := range e.PortPressure {
-		var mask uint64
-		for _, p := range u.Ports {
-			i, ok := b.portIdx[p]
-			if !ok {
-				return nil, fmt.Errorf("form %q: port %q is not one of the model's ports", name, p)
-			}
-			mask |= 1 << i
-		}
-		if t := pipeline.CyclesToTicks(u.Cycles); t > 0 && mask != 0 {
-			fi.uses = append(fi.uses, pipeline.Use{Units: mask, Ticks: t})
+	var err error
+	if fi.uses, err = b.compileUses(name, e.PortPressure); err != nil {
+		return nil, err
+	}
+	if len(e.PortPressure512) > 0 && modeldb.IsNarrowVectorOp(f) {
+		fi.pressure512 = e.PortPressure512
+		if fi.uses512, err = b.compileUses(name, e.PortPressure512); err != nil {
+			return nil, err
 		}
 	}
 	// Memory behaviour: the form's memory operands, stack and string
@@ -331,17 +336,7 @@ func (b *Builder) form(f *isa.Form, shape string, pos isa.Pos) (*formInfo, error
 	// Memory uops dispatch fused with the operation they belong to: a
 	// load-op form takes one slot less, a store (address and data) one
 	// less, a read-modify-write two less.
-	fi.slots = fi.uops
-	if b.Model.MicroFusion && fi.uops >= 2 {
-		load, store := memoryAccess(f)
-		if load {
-			fi.slots--
-		}
-		if store {
-			fi.slots--
-		}
-		fi.slots = max(1, fi.slots)
-	}
+	fi.slots = int(modeldb.DispatchSlots(f, float64(fi.uops), b.Model.MicroFusion))
 	fi.mayLoad = fi.mayLoad || e.HasFlag(modeldb.FlagMayLoad)
 	fi.mayStore = fi.mayStore || e.HasFlag(modeldb.FlagMayStore)
 	fi.sideEffects = f.Has(isa.AttrSerializing) || f.Has(isa.AttrSystem) || f.Has(isa.AttrPrivileged) || e.HasFlag(modeldb.FlagSerializing)
@@ -396,18 +391,6 @@ func (b *Builder) form(f *isa.Form, shape string, pos isa.Pos) (*formInfo, error
 	}
 	b.cache[formKey{f, shape}] = fi
 	return fi, nil
-}
-
-// memoryAccess reports whether f reads and whether it writes an explicit
-// memory operand (an address computed by lea and the like is neither).
-func memoryAccess(f *isa.Form) (load, store bool) {
-	for _, op := range f.Operands {
-		if op.Kind.IsMemory() && op.Kind != isa.KindM {
-			load = load || op.Access&isa.Read != 0
-			store = store || op.Access&(isa.Write|isa.CondWrite) != 0
-		}
-	}
-	return load, store
 }
 
 var errNoCounterpart = fmt.Errorf("no register form to derive it from")
@@ -511,6 +494,55 @@ func (b *Builder) loadAdvance(f *isa.Form, lat int) int {
 	return min(lat, roundCycles(b.loadLatency(class)))
 }
 
+// compileUses turns port pressure into the simulator's unit uses.
+func (b *Builder) compileUses(form string, pp modeldb.PortPressure) ([]pipeline.Use, error) {
+	var uses []pipeline.Use
+	for _, u := range pp {
+		var mask uint64
+		for _, p := range u.Ports {
+			i, ok := b.portIdx[p]
+			if !ok {
+				return nil, fmt.Errorf("form %q: port %q is not one of the model's ports", form, p)
+			}
+			mask |= 1 << i
+		}
+		if t := pipeline.CyclesToTicks(u.Cycles); t > 0 && mask != 0 {
+			uses = append(uses, pipeline.Use{Units: mask, Ticks: t})
+		}
+	}
+	return uses, nil
+}
+
+// beside512 gives the narrower vector instructions of a kernel that holds
+// 512-bit work their ports beside it (modeldb.Entry.PortPressure512):
+// Intel cores fuse two vector ports into one 512-bit unit while 512-bit
+// uops are in flight. Idioms, which execute nothing, do not count.
+func (b *Builder) beside512(k *Kernel) {
+	wide := false
+	for _, x := range k.Instrs {
+		if fi := b.info(x); fi != nil && fi.wide512 && x.Idiom == "" {
+			wide = true
+			break
+		}
+	}
+	if !wide {
+		return
+	}
+	for _, x := range k.Instrs {
+		fi := b.info(x)
+		if fi == nil || fi.uses512 == nil || x.Idiom != "" {
+			continue
+		}
+		x.Pressure = fi.pressure512
+		x.Desc.Uses = fi.uses512
+	}
+}
+
+// info returns the cached form information of a kernel instruction.
+func (b *Builder) info(x *Instr) *formInfo {
+	return b.cache[formKey{x.Form, addressShape(x.Inst, x.Form)}]
+}
+
 // deriveMemoryForm makes an entry for a memory form the model lacks from
 // its register form plus the model's load (store) port pressure and load
 // latency, as OSACA does.
@@ -526,6 +558,9 @@ func (b *Builder) deriveMemoryForm(f *isa.Form) (*modeldb.Entry, string, error) 
 	acc := f.Operands[mi].Access
 	e := &modeldb.Entry{Form: f.Name(), Uops: reg.Uops, Latency: reg.Latency, Throughput: reg.Throughput, Flags: append([]string(nil), reg.Flags...)}
 	e.PortPressure = append(e.PortPressure, reg.PortPressure...)
+	// The memory part (below) is the same beside 512-bit work.
+	reg512 := len(reg.PortPressure512) > 0
+	e.PortPressure512 = append(e.PortPressure512, reg.PortPressure512...)
 	how := fmt.Sprintf("%q", reg.Form)
 	if acc&isa.Read != 0 {
 		lp := modeldb.MemoryPressure(m.LoadThroughput, m.LoadPorts, class)
@@ -534,6 +569,9 @@ func (b *Builder) deriveMemoryForm(f *isa.Form) (*modeldb.Entry, string, error) 
 			return nil, "", fmt.Errorf("the model gives no load ports and latency to derive it from %q", reg.Form)
 		}
 		e.PortPressure = append(e.PortPressure, lp...)
+		if reg512 {
+			e.PortPressure512 = append(e.PortPressure512, lp...)
+		}
 		e.Latency += ll
 		e.Uops++
 		e.Flags = append(e.Flags, modeldb.FlagMayLoad)
@@ -545,6 +583,9 @@ func (b *Builder) deriveMemoryForm(f *isa.Form) (*modeldb.Entry, string, error) 
 			return nil, "", fmt.Errorf("the model gives no store ports to derive it from %q", reg.Form)
 		}
 		e.PortPressure = append(e.PortPressure, sp...)
+		if reg512 {
+			e.PortPressure512 = append(e.PortPressure512, sp...)
+		}
 		e.Uops++
 		e.Flags = append(e.Flags, modeldb.FlagMayStore)
 		how += " + store"

@@ -177,6 +177,15 @@ func (r *Runner) start() error {
 	return nil
 }
 
+// PID is the process ID of the running worker, 0 when none runs (the
+// next job starts one).
+func (r *Runner) PID() int {
+	if r.cmd == nil || r.cmd.Process == nil {
+		return 0
+	}
+	return r.cmd.Process.Pid
+}
+
 // Close stops the worker.
 func (r *Runner) Close() {
 	if r.cmd == nil {

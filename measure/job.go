@@ -315,6 +315,7 @@ func (e *Engine) measurePasses(snips []*Snippet, o Options, progress func(done i
 	one.Passes = 1
 	passes := make([][]*Measurement, len(snips))
 	for range o.Passes {
+		e.Runner.Close() // a fresh worker process for every pass
 		for i, m := range e.MeasureAll(snips, one, nil) {
 			passes[i] = append(passes[i], m)
 		}
@@ -340,6 +341,7 @@ func (e *Engine) measurePasses(snips []*Snippet, o Options, progress func(done i
 		for k, i := range again {
 			sub[k] = snips[i]
 		}
+		e.Runner.Close()
 		for k, m := range e.MeasureAll(sub, one, nil) {
 			passes[again[k]] = append(passes[again[k]], m)
 		}
@@ -356,12 +358,13 @@ func (e *Engine) measurePasses(snips []*Snippet, o Options, progress func(done i
 			out[i] = passes[i][0] // failed in every pass: the first error
 		} else {
 			meds := make([]float64, len(ok))
+			workers := make([]int, len(ok))
 			for k, m := range ok {
-				meds[k] = m.PerInstr.Median
+				meds[k], workers[k] = m.PerInstr.Median, m.Worker
 			}
 			slices.SortStableFunc(ok, func(a, b *Measurement) int { return cmp.Compare(a.PerSnippet.Median, b.PerSnippet.Median) })
 			best := ok[(len(ok)-1)/2]
-			best.PassMedians = meds
+			best.PassMedians, best.PassWorkers = meds, workers
 			lo, hi := slices.Min(meds), slices.Max(meds)
 			if lo > 0 && hi/lo > 1.01 {
 				best.Warnings = append(best.Warnings, fmt.Sprintf("%d passes read %s cycles per instruction: kept the median", len(meds), formatValues(meds)))
@@ -469,6 +472,9 @@ func (e *Engine) runGroup(ps []*prepared, ms []*Measurement, shared []*jit.Objec
 			time.Sleep(o.RetryBackoff << (attempt - 1))
 		}
 		res, err := e.Runner.Run(l.job)
+		for _, m := range ms {
+			m.Worker = e.Runner.PID()
+		}
 		if err != nil {
 			ce, ok := jit.AsCrash(err, l.job)
 			if !ok {

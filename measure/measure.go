@@ -58,8 +58,12 @@ type Options struct {
 	// misses) when the host has hardware counters.
 	CacheCounters bool
 	// Passes measures every snippet this many times in separate jobs, all
-	// snippets once before any a second time, and keeps the median pass
-	// (default 1). For code whose speed a slower state of the core can
+	// snippets once before any a second time, each pass in a worker
+	// process of its own, and keeps the median pass (default 1). A fresh
+	// worker per pass: on Zen 4 a worker keeps one of two steady states
+	// for its lifetime (vfmadd231pd ymm beside vaddpd ymm 1.05x or 1.2x
+	// the disjoint-port time in every job of one process), so passes in
+	// one process could not average the states out. For code whose speed a slower state of the core can
 	// hold down for a while: vector load-op forms on this project's
 	// Granite Rapids guests run 8-20 % slower in stretches of a few
 	// hundred milliseconds that no canary sees (see README).
@@ -164,6 +168,10 @@ type Measurement struct {
 	Err            error  // the snippet could not be measured (assembly error, crash, timeout)
 	LoopRegister   string
 	// PassMedians are the cycles per instruction of every pass when
-	// Options.Passes > 1 (the measurement is their median).
+	// Options.Passes > 1 (the measurement is their median); PassWorkers
+	// the process IDs of the workers that ran them.
 	PassMedians []float64
+	PassWorkers []int
+	// Worker is the process ID of the worker that ran the measurement.
+	Worker int
 }

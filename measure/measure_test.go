@@ -328,6 +328,9 @@ func TestPasses(t *testing.T) {
 		if len(m.PassMedians) != 3 {
 			t.Fatalf("%q: %d pass values, want 3", srcs[i], len(m.PassMedians))
 		}
+		if w := m.PassWorkers; len(w) != 3 || w[0] == 0 || w[0] == w[1] || w[1] == w[2] || w[0] == w[2] {
+			t.Errorf("%q: passes ran in workers %v, want three distinct processes", srcs[i], w)
+		}
 		below, above := 0, 0
 		for _, v := range m.PassMedians {
 			if v < m.PerInstr.Median {

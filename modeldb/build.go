@@ -84,7 +84,10 @@ type BuildReport struct {
 	// MemoryPath says how measured mixes of plain loads and stores changed
 	// the base's memory path (see calibrateStores).
 	MemoryPath []string
-	Skipped    []string
+	// Beside512 says what the cross-width mixes (512-bit work beside
+	// narrower vector forms) changed (see fit512).
+	Beside512 []string
+	Skipped   []string
 }
 
 // Summary renders the report in a few lines, with up to n examples.
@@ -138,6 +141,9 @@ func (r *BuildReport) Summary(n int) string {
 	}
 	for _, s := range r.MemoryPath {
 		fmt.Fprintf(&b, "memory path: %s\n", s)
+	}
+	for _, s := range r.Beside512 {
+		fmt.Fprintf(&b, "beside 512-bit work: %s\n", s)
 	}
 	for _, s := range r.Skipped {
 		fmt.Fprintf(&b, "skipped: %s\n", s)
@@ -238,7 +244,7 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 			}
 			continue
 		}
-		if f, slower := contradicts(mx, ms); f != "" || slower {
+		if f, slower := contradicts(mx, ms); f != "" || slower && !isCrossWidth(mx) {
 			if rep.FasterThanAlone == nil {
 				rep.FasterThanAlone, rep.SlowerThanSerial = map[string]int{}, map[string]int{}
 			}
@@ -255,6 +261,11 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 		fitMixes = append(fitMixes, mx)
 	}
 	rep.MixesUsed = len(fitMixes)
+	// Mixes of 512-bit work with narrower vector forms fit the narrower
+	// forms' ports beside 512-bit work, after the ports themselves (see
+	// wide512.go); the other mixes fit the ports.
+	var crossMixes []*MixMeasurement
+	fitMixes, crossMixes = splitCrossWidth(fitMixes)
 	mixesOf := map[string][]int{}
 	for i, mx := range fitMixes {
 		for _, pt := range mx.Parts {
@@ -296,8 +307,9 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 			}
 		}
 		key := ""
+		wide, narrow := formWidth(n)
 		if len(mixesOf[mixed]) > 0 {
-			key = fmt.Sprintf("%d|%s|%s", int(math.Round(math.Log(fm.Throughput)/math.Log(1.03))), baseKey, mixSignature(mixed, mixesOf[mixed], fitMixes, ms))
+			key = fmt.Sprintf("%d|%t|%t|%s|%s", int(math.Round(math.Log(fm.Throughput)/math.Log(1.03))), wide, narrow, baseKey, mixSignature(mixed, mixesOf[mixed], fitMixes, ms))
 		} else {
 			key = "solo|" + n
 		}
@@ -308,12 +320,15 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 			slots, oneUop := 1.0, false
 			if opt.Base != nil {
 				if be, ok := opt.Base.Lookup(n); ok && be.Uops > 0 {
-					slots = uopsWithin(be.Uops, fm.Throughput, p.width)
-					oneUop = slots == 1 && len(baseUses) == 1
+					uops := uopsWithin(be.Uops, fm.Throughput, p.width)
+					oneUop = uops == 1 && len(baseUses) == 1
+					// The built model dispatches memory uops fused.
+					f, _ := isa.Lookup(n)
+					slots = DispatchSlots(f, uops, true)
 				}
 			}
 			p.classes = append(p.classes, &inferClass{base: baseUses, slots: slots, oneUop: oneUop,
-				mem: p.fixedMemoryUses(baseUses, fm.Throughput)})
+				mem: p.fixedMemoryUses(baseUses, fm.Throughput), wide: wide, narrow: narrow})
 		}
 		cl := p.classes[c]
 		cl.forms = append(cl.forms, n)
@@ -402,6 +417,7 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 	}
 	rep.Classes = len(p.classes)
 	p.solve()
+	rep.Beside512 = p.fit512(crossMixes, classOf)
 	if len(p.ports) > len(m.Ports) {
 		m.Ports = append([]string(nil), p.ports...)
 	}
@@ -487,6 +503,13 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 				record("port_pressure", FormatPressure(old.PortPressure), FormatPressure(newPP))
 			}
 			e.PortPressure = newPP
+			if c.cur512 != nil {
+				e.PortPressure512 = p.pressureOf(c.cur512)
+			} else if c.crossMixes > 0 || c.cur == nil {
+				e.PortPressure512 = nil // measured beside 512-bit work: no change
+			} else if len(e.PortPressure512) > 0 {
+				notes = append(notes, "ports beside 512-bit work from the base model")
+			}
 			if e.Uops == 0 {
 				// Dispatch slots as the fit counted them.
 				e.Uops = c.slots
@@ -765,6 +788,9 @@ func (e *Entry) Clone() *Entry {
 	c.PortPressure = clonePressure(e.PortPressure)
 	if e.PortPressure == nil {
 		c.PortPressure = nil
+	}
+	if e.PortPressure512 != nil {
+		c.PortPressure512 = clonePressure(e.PortPressure512)
 	}
 	c.Flags = append([]string(nil), e.Flags...)
 	if e.Provenance != nil {

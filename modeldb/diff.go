@@ -115,6 +115,9 @@ func Diff(a, b *Model, opt DiffOptions) *ModelDiff {
 				ch = append(ch, FieldChange{"port_pressure", FormatPressure(ea.PortPressure), FormatPressure(eb.PortPressure), size})
 			}
 		}
+		if !samePressure(ea.PortPressure512, eb.PortPressure512) {
+			ch = append(ch, FieldChange{"port_pressure_beside_512bit", orDash(FormatPressure(ea.PortPressure512)), orDash(FormatPressure(eb.PortPressure512)), 0.5})
+		}
 		fa, fb := strings.Join(sortedCopy(ea.Flags), ","), strings.Join(sortedCopy(eb.Flags), ",")
 		if fa != fb {
 			ch = append(ch, FieldChange{"flags", orDash(fa), orDash(fb), 0.5})

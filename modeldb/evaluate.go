@@ -21,6 +21,10 @@ type MixReport struct {
 	// MeanAbs, Median and P90 summarise the absolute relative error; Bias
 	// is the mean signed error (positive: the model predicts too slow).
 	MeanAbs, Median, P90, Bias float64
+	// CrossWidth and CrossWidthWithin count the mixes of 512-bit work
+	// with narrower vector forms (see wide512.go) and those within
+	// Tolerance.
+	CrossWidth, CrossWidthWithin int
 	// Mixes are the predictions, worst first.
 	Mixes []MixResult
 	// MissingForms are forms the model lacked, with how many mixes they cost.
@@ -49,6 +53,11 @@ func (r *MixReport) Summary(n int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "model %s: %d mixes, %d (%.1f%%) predicted within %s; |error| mean %s, median %s, p90 %s; bias %+.1f%%\n",
 		r.Model, r.N, r.Within, 100*r.Fraction(), formatPct(r.Tolerance), formatPct(r.MeanAbs), formatPct(r.Median), formatPct(r.P90), 100*r.Bias)
+	if r.CrossWidth > 0 {
+		fmt.Fprintf(&b, "  of which %d hold 512-bit work beside narrower vector forms: %d (%.1f%%) within, the other %d: %d (%.1f%%) within\n",
+			r.CrossWidth, r.CrossWidthWithin, 100*float64(r.CrossWidthWithin)/float64(r.CrossWidth),
+			r.N-r.CrossWidth, r.Within-r.CrossWidthWithin, 100*float64(r.Within-r.CrossWidthWithin)/float64(max(1, r.N-r.CrossWidth)))
+	}
 	if r.Missing > 0 {
 		var forms []string
 		for f := range r.MissingForms {
@@ -129,8 +138,15 @@ func EvaluateMixMeasurements(m *Model, mixes []*MixMeasurement, tolerance float6
 		e := (pr.Cycles - mx.Cycles) / mx.Cycles
 		r.Mixes = append(r.Mixes, MixResult{Parts: mx.Parts, Measured: mx.Cycles, Predicted: pr.Cycles, Error: e, Bound: pr.Bound})
 		r.N++
+		cross := isCrossWidth(mx)
+		if cross {
+			r.CrossWidth++
+		}
 		if math.Abs(e) <= tolerance {
 			r.Within++
+			if cross {
+				r.CrossWidthWithin++
+			}
 		}
 		abs = append(abs, math.Abs(e))
 		r.MeanAbs += math.Abs(e)

@@ -808,14 +808,19 @@ func (p *parser) entryNode(n *yaml.Node, ports map[string]bool) (*Entry, bool) {
 			e.Throughput = p.num(v, k)
 		case "addressing":
 			e.Addressing = p.addressing(v)
-		case "port_pressure":
-			e.PortPressure = p.pressure(v, k)
-			for _, u := range e.PortPressure {
+		case "port_pressure", "port_pressure_beside_512bit":
+			pp := p.pressure(v, k)
+			for _, u := range pp {
 				for _, q := range u.Ports {
 					if !ports[q] {
-						p.errorf(v, "port_pressure: unknown port %q (model ports: %s)", q, strings.Join(p.m.Ports, " "))
+						p.errorf(v, "%s: unknown port %q (model ports: %s)", k, q, strings.Join(p.m.Ports, " "))
 					}
 				}
+			}
+			if k == "port_pressure" {
+				e.PortPressure = pp
+			} else {
+				e.PortPressure512 = pp
 			}
 		case "flags":
 			if isNull(v) {
@@ -1196,6 +1201,9 @@ func (e *Entry) node(short, osaca bool) *yaml.Node {
 	})
 	add("throughput", numNode(e.Throughput))
 	add("port_pressure", e.PortPressure.nodeStyle(short))
+	if len(e.PortPressure512) > 0 {
+		add("port_pressure_beside_512bit", e.PortPressure512.nodeStyle(short))
+	}
 	flowList("addressing", len(e.Addressing), func(i int) []*yaml.Node {
 		a := e.Addressing[i]
 		return []*yaml.Node{strNode("shape"), quoted(a.Shape), strNode("latency"), numNode(a.Latency), strNode("throughput"), numNode(a.Throughput)}

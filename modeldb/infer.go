@@ -138,6 +138,13 @@ type inferClass struct {
 	// {evex} variant of (variantOf), -1 when none: a class without mixes
 	// takes its mapping.
 	variant int
+	// wide says the class's forms are 512-bit work, narrow that they are
+	// 128/256-bit vector work (Is512BitOp, IsNarrowVectorOp); cur512 is a
+	// narrow class's mapping beside 512-bit work (nil: cur), fitted by
+	// fit512 from its crossMixes cross-width mixes.
+	wide, narrow bool
+	cur512       []maskUse
+	crossMixes   int
 	// results
 	err, maxErr float64
 	evaluated   int // mixes the error is over
@@ -158,6 +165,10 @@ type inferProblem struct {
 	// memPorts are the base model's memory ports (memoryPorts): the
 	// memory forms' fixed part uses them, nothing else a candidate has.
 	memPorts uint64
+	// memGrown maps a base memory port group the measured rate outgrew to
+	// the new ports it was grown by (fixedMemoryUses), so that every form
+	// grows it by the same ones.
+	memGrown map[uint64]uint64
 	partners [][]int // per class: the classes it shares a mix with
 	classes  []*inferClass
 	mixes    []inferMix
@@ -768,10 +779,60 @@ func (p *inferProblem) fixedMemoryUses(base []maskUse, tp float64) []maskUse {
 	}
 	p.buf = append(p.buf[:0], mem...)
 	if bottleneck(p.buf) > tp*1.03 {
-		return p.scaleTo(mem, tp)
+		// The base's memory ports are too few for the measured rate (LLVM
+		// 14's sapphirerapids has two load ports and one store-data port,
+		// Granite Rapids three and two): scaled, its uses would take less
+		// than a cycle a uop, which no port can. Each group too small is
+		// grown by new memory ports instead, the same ones for every form.
+		return p.growMemory(mem, tp)
 	}
 	sortUses(mem)
 	return mem
+}
+
+// growMemory returns the memory uses with every group grown by as many
+// new ports as the measured reciprocal throughput tp needs (a group of n
+// ports runs n uops a cycle), nil when a group would need more than two
+// or the model has no room for ports.
+func (p *inferProblem) growMemory(mem []maskUse, tp float64) []maskUse {
+	if p.abstract {
+		return p.scaleTo(mem, tp)
+	}
+	if p.memGrown == nil {
+		p.memGrown = map[uint64]uint64{}
+	}
+	out := make([]maskUse, 0, len(mem))
+	for _, u := range mem {
+		have := bits.OnesCount64(u.mask)
+		need := int(math.Ceil(u.cycles/(tp*1.03) - 1e-9))
+		if need <= have {
+			out = append(out, u)
+			continue
+		}
+		extra := need - have
+		if extra > 2 {
+			return nil
+		}
+		grown := p.memGrown[u.mask]
+		for bits.OnesCount64(grown) < extra {
+			if len(p.ports) >= 64 {
+				return nil
+			}
+			bit := uint64(1) << len(p.ports)
+			p.ports = append(p.ports, "new"+strconv.Itoa(len(p.ports)-p.basePorts))
+			grown |= bit
+			p.memPorts |= bit
+		}
+		p.memGrown[u.mask] = grown
+		m := u.mask
+		for _, b := range maskBits(grown)[:extra] {
+			m |= 1 << b
+		}
+		out = append(out, maskUse{m, u.cycles})
+	}
+	out = mergeUses(out)
+	sortUses(out)
+	return out
 }
 
 // withMemory makes a candidate of a memory form: its uses of other ports

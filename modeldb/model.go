@@ -92,6 +92,13 @@ type Entry struct {
 	// Throughput is the reciprocal throughput in cycles per instruction.
 	Throughput   float64      `yaml:"throughput"`
 	PortPressure PortPressure `yaml:"port_pressure"`
+	// PortPressure512 is the port pressure of a 128/256-bit vector form
+	// while 512-bit vector work is in flight beside it (see Is512BitOp):
+	// Intel cores then fuse the port-0 and port-1 vector units into one
+	// 512-bit unit, and what ran on port 1 runs where its kind of unit is
+	// left (FP adds on port 0, shuffles on port 5 only). Empty: the same
+	// as PortPressure (cores without the fusion, forms it leaves alone).
+	PortPressure512 PortPressure `yaml:"port_pressure_beside_512bit,omitempty"`
 	// Addressing gives latency and throughput per address shape where
 	// they differ by shape (lea: see isa.AddressShapes); the entry's own
 	// figures hold for the other shapes.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"portlab/isa"
 	"portlab/results"
 )
 
@@ -36,9 +37,17 @@ type Prediction struct {
 // Predictor predicts mix throughputs with one model, caching each form's
 // compiled port uses. It is not safe for concurrent use.
 type Predictor struct {
-	m     *Model
-	idx   map[string]int
-	cache map[string][]maskUse
+	m        *Model
+	idx      map[string]int
+	cache    map[string][]maskUse // by form: port_pressure
+	cache512 map[string][]maskUse // by form: port_pressure_beside_512bit
+	forms    map[string]predForm  // by form name
+}
+
+// predForm is what the predictor knows of a form besides its entry.
+type predForm struct {
+	form         *isa.Form // nil when the catalog lacks it
+	wide, narrow bool      // formWidth
 }
 
 // NewPredictor prepares predictions with m. It fails when an entry's port
@@ -48,15 +57,32 @@ func NewPredictor(m *Model) *Predictor {
 	for i, p := range m.Ports {
 		idx[p] = i
 	}
-	return &Predictor{m: m, idx: idx, cache: map[string][]maskUse{}}
+	return &Predictor{m: m, idx: idx, cache: map[string][]maskUse{}, cache512: map[string][]maskUse{}, forms: map[string]predForm{}}
 }
 
-func (p *Predictor) compiled(e *Entry) ([]maskUse, error) {
-	if c, ok := p.cache[e.Form]; ok {
+// formOf returns the catalog form of a name and its width (formWidth), cached.
+func (p *Predictor) formOf(name string) predForm {
+	pf, ok := p.forms[name]
+	if !ok {
+		pf.form, _ = isa.Lookup(name)
+		if pf.form != nil {
+			pf.wide, pf.narrow = Is512BitOp(pf.form), IsNarrowVectorOp(pf.form)
+		}
+		p.forms[name] = pf
+	}
+	return pf
+}
+
+func (p *Predictor) compiled(e *Entry, beside512 bool) ([]maskUse, error) {
+	cache := p.cache
+	if beside512 {
+		cache = p.cache512
+	}
+	if c, ok := cache[e.Form]; ok {
 		return c, nil
 	}
 	var out []maskUse
-	for _, u := range e.PortPressure {
+	for _, u := range e.PressureBeside(beside512) {
 		var m uint64
 		for _, q := range u.Ports {
 			i, ok := p.idx[q]
@@ -67,7 +93,7 @@ func (p *Predictor) compiled(e *Entry) ([]maskUse, error) {
 		}
 		out = append(out, maskUse{m, u.Cycles})
 	}
-	p.cache[e.Form] = out
+	cache[e.Form] = out
 	return out, nil
 }
 
@@ -83,13 +109,21 @@ func (p *Predictor) Predict(mix []MixPart) (Prediction, error) {
 // PredictWithOverhead is Predict for code that holds, besides the mix,
 // overhead instructions per copy that take a dispatch slot each and no
 // port worth counting (the zero idioms a measured mix puts before forms
-// that read what they write, MixMeasurement.Overhead).
+// that read what they write, MixMeasurement.Overhead). In a mix that
+// holds 512-bit work, narrower vector forms take their ports beside it
+// (Entry.PortPressure512).
 func (p *Predictor) PredictWithOverhead(mix []MixPart, overhead float64) (Prediction, error) {
 	var pr Prediction
 	var uses []maskUse
 	var puses []PortUse
 	uops := overhead
 	uopsKnown := true
+	wide512 := false
+	for _, part := range mix {
+		if p.formOf(part.Form).wide && part.Count > 0 {
+			wide512 = true
+		}
+	}
 	for _, part := range mix {
 		if part.Count <= 0 {
 			continue
@@ -99,8 +133,10 @@ func (p *Predictor) PredictWithOverhead(mix []MixPart, overhead float64) (Predic
 			return pr, fmt.Errorf("form %q is not in model %s", part.Form, p.m.Label())
 		}
 		n := float64(part.Count)
+		pf := p.formOf(part.Form)
+		beside := wide512 && pf.narrow
 		if len(p.m.Ports) <= 64 {
-			c, err := p.compiled(e)
+			c, err := p.compiled(e, beside)
 			if err != nil {
 				return pr, err
 			}
@@ -108,12 +144,12 @@ func (p *Predictor) PredictWithOverhead(mix []MixPart, overhead float64) (Predic
 				uses = append(uses, maskUse{u.mask, u.cycles * n})
 			}
 		} else {
-			for _, u := range e.PortPressure {
+			for _, u := range e.PressureBeside(beside) {
 				puses = append(puses, PortUse{Cycles: u.Cycles * n, Ports: u.Ports})
 			}
 		}
 		if e.Uops > 0 {
-			uops += e.Uops * n
+			uops += DispatchSlots(pf.form, e.Uops, p.m.MicroFusion) * n
 		} else if !e.HasFlag(FlagZeroIdiom) && !e.HasFlag(FlagMoveEliminated) {
 			uopsKnown = false
 		}

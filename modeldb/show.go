@@ -131,6 +131,9 @@ func (m *Model) WriteEntry(w io.Writer, e *Entry) {
 			line("port load", "%s (alone, balanced; ports bound %s cycles)", strings.Join(ls, ", "), FormatNum(b.Cycles))
 		}
 	}
+	if len(e.PortPressure512) > 0 {
+		line("beside zmm", "%s (ports while 512-bit work is in flight)", FormatPressure(e.PortPressure512))
+	}
 	if len(e.Flags) > 0 {
 		line("flags", "%s", strings.Join(e.Flags, ", "))
 	}
@@ -163,17 +166,19 @@ func (m *Model) WriteTable(w io.Writer, es []*Entry) {
 
 // EntryJSON is an entry as `portlab model show --json` prints it.
 type EntryJSON struct {
-	Form         string          `json:"form"`
-	Class        string          `json:"class,omitempty"`
-	Uops         float64         `json:"uops"`
-	Latency      float64         `json:"latency"`
-	Latencies    []LatencyJSON   `json:"latencies,omitempty"`
-	Throughput   float64         `json:"throughput"`
-	Addressing   []AddressCost   `json:"addressing,omitempty"`
-	PortPressure []PortUseJSON   `json:"port_pressure"`
-	PortLoads    map[string]any  `json:"port_loads,omitempty"`
-	Flags        []string        `json:"flags,omitempty"`
-	Provenance   *ProvenanceJSON `json:"provenance,omitempty"`
+	Form         string        `json:"form"`
+	Class        string        `json:"class,omitempty"`
+	Uops         float64       `json:"uops"`
+	Latency      float64       `json:"latency"`
+	Latencies    []LatencyJSON `json:"latencies,omitempty"`
+	Throughput   float64       `json:"throughput"`
+	Addressing   []AddressCost `json:"addressing,omitempty"`
+	PortPressure []PortUseJSON `json:"port_pressure"`
+	// PortPressure512 is the port pressure beside 512-bit work, when it differs.
+	PortPressure512 []PortUseJSON   `json:"port_pressure_beside_512bit,omitempty"`
+	PortLoads       map[string]any  `json:"port_loads,omitempty"`
+	Flags           []string        `json:"flags,omitempty"`
+	Provenance      *ProvenanceJSON `json:"provenance,omitempty"`
 }
 
 // ProvenanceJSON is a provenance in JSON.
@@ -213,6 +218,9 @@ func (m *Model) JSON(e *Entry) EntryJSON {
 	}
 	for _, u := range e.PortPressure {
 		j.PortPressure = append(j.PortPressure, PortUseJSON{u.Cycles, u.Ports})
+	}
+	for _, u := range e.PortPressure512 {
+		j.PortPressure512 = append(j.PortPressure512, PortUseJSON{u.Cycles, u.Ports})
 	}
 	if b, err := Balance(m.Ports, e.PortPressure); err == nil && len(b.Loads) > 0 {
 		j.PortLoads = map[string]any{}

@@ -117,8 +117,8 @@ func TestCrossWidthProbes(t *testing.T) {
 	}
 	for f, want := range map[string]string{
 		"vfmadd231pd zmm, zmm, zmm":  "vaddpd ymm, ymm, ymm; vmulpd ymm, ymm, ymm",
-		"vpaddd ymm {k}, ymm, m256":  "vaddpd zmm, zmm, zmm; vmulpd zmm, zmm, zmm",
-		"vaddps xmm, xmm, xmm":       "vaddpd zmm, zmm, zmm; vmulpd zmm, zmm, zmm",
+		"vpaddd ymm {k}, ymm, m256":  "vaddpd zmm, zmm, zmm; vmulpd zmm, zmm, zmm; vpermd zmm, zmm, zmm",
+		"vaddps xmm, xmm, xmm":       "vaddpd zmm, zmm, zmm; vmulpd zmm, zmm, zmm; vpermd zmm, zmm, zmm",
 		"vmovdqu64 zmm {k}{z}, m512": "vaddpd ymm, ymm, ymm; vmulpd ymm, ymm, ymm",
 		"addps xmm, xmm":             "",
 		"add r64, r64":               "",

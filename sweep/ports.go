@@ -124,7 +124,12 @@ func MixPrediction(r *results.Benchmark, tp map[string]float64) (disjoint, share
 // the port-0 and port-1 vector units, so narrower forms lose port 1 beside
 // zmm code: mixes of one width only never show it (random mixes of zmm and
 // narrower forms were predicted within 10 % a third of the time without
-// them).
+// them). Where port 1's work goes then depends on the unit: on the Granite
+// Rapids guest 8 vaddpd ymm beside 8 vpermd zmm (port 5 only) take 8
+// cycles (the adds move to port 0), 8 vpshufb ymm beside them 16 (the
+// shuffles have only port 5 left). Narrower forms are therefore also mixed
+// with vpermd zmm, whose single port tells the two apart; the FP probes,
+// both on ports 0 and 5 at 512 bits, cannot.
 func CrossWidthProbes(f *isa.Form) []*isa.Form {
 	if f.Encoding == isa.Legacy {
 		return nil
@@ -133,7 +138,7 @@ func CrossWidthProbes(f *isa.Form) []*isa.Form {
 	if !vector && !wide {
 		return nil
 	}
-	names := []string{"vaddpd zmm, zmm, zmm", "vmulpd zmm, zmm, zmm"}
+	names := []string{"vaddpd zmm, zmm, zmm", "vmulpd zmm, zmm, zmm", "vpermd zmm, zmm, zmm"}
 	if wide {
 		names = []string{"vaddpd ymm, ymm, ymm", "vmulpd ymm, ymm, ymm"}
 	}

@@ -1,0 +1,88 @@
+package modeldb
+
+import (
+	"strings"
+
+	"portlab/isa"
+)
+
+// Port fusion beside 512-bit work. Intel cores with AVX-512 (Skylake-SP to
+// Granite Rapids) have no 512-bit unit on port 1: while 512-bit uops are
+// in flight they fuse the port-0 and port-1 vector units into one 512-bit
+// unit issued through port 0, and narrower vector uops lose port 1. Where
+// such a uop goes instead depends on its unit. Measured on the Granite
+// Rapids guest (8 instances each, cycles per 8):
+//
+//	vaddpd ymm alone 4, beside vfmadd231pd zmm 8 (not 5.3), beside vpermd zmm 8, 16 of them beside 8 vpermd zmm 12: the adds move to port 0
+//	vpshufb ymm alone 4, beside vpermd zmm 16: the shuffles keep only port 5
+//	vpaddd ymm alone 2.7, beside vpaddd zmm 8: ports 0 and 5 only
+//	imul r64 (port 1, scalar) alone 8, beside vpaddd zmm 8: scalar work keeps port 1
+//	vaddpd ymm beside vmovups zmm, m512 4.5: 512-bit loads leave port 1 open
+//
+// A model says this per entry (Entry.PortPressure512, fitted from the
+// sweep's cross-width mixes by Build); predictions (Predictor, analysis)
+// use it for the narrower vector forms of a mix or kernel that holds
+// 512-bit work. Zen 4 runs 512-bit uops as two 256-bit halves on the same
+// pipes: its models have no such entries.
+
+// Is512BitOp reports whether form f is 512-bit vector work that fuses the
+// vector ports: a zmm register operand, and more than moving data between
+// a register and memory (vmovups zmm, m512, vbroadcastss zmm, m32 and
+// vmovups m512, zmm use only the load and store ports).
+func Is512BitOp(f *isa.Form) bool {
+	zmm, mem := false, false
+	for _, op := range f.Operands {
+		switch {
+		case op.Kind == isa.KindZMM:
+			zmm = true
+		case op.Kind.IsMemory():
+			mem = true
+		}
+	}
+	if !zmm {
+		return false
+	}
+	if mem && len(f.Operands) == 2 {
+		m := f.Mnemonic
+		if strings.HasPrefix(m, "vmov") || strings.HasPrefix(m, "vbroadcast") || strings.HasPrefix(m, "vpbroadcast") {
+			return false
+		}
+	}
+	return true
+}
+
+// IsNarrowVectorOp reports whether form f is 128- or 256-bit vector work
+// (an xmm or ymm register operand and no zmm one): the forms that lose a
+// port beside 512-bit work.
+func IsNarrowVectorOp(f *isa.Form) bool {
+	narrow := false
+	for _, op := range f.Operands {
+		switch op.Kind {
+		case isa.KindZMM:
+			return false
+		case isa.KindXMM, isa.KindYMM:
+			narrow = true
+		}
+	}
+	return narrow
+}
+
+// formWidth is what Is512BitOp and IsNarrowVectorOp say of a form name
+// (false for names the catalog lacks).
+func formWidth(name string) (wide, narrow bool) {
+	f, ok := isa.Lookup(name)
+	if !ok {
+		return false, false
+	}
+	return Is512BitOp(f), IsNarrowVectorOp(f)
+}
+
+// PressureBeside returns the entry's port pressure in code that holds
+// 512-bit work (wide512) or not: PortPressure512 when wide512 and the
+// entry has one, else PortPressure.
+func (e *Entry) PressureBeside(wide512 bool) PortPressure {
+	if wide512 && len(e.PortPressure512) > 0 {
+		return e.PortPressure512
+	}
+	return e.PortPressure
+}

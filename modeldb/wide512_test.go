@@ -1,0 +1,229 @@
+package modeldb
+
+import (
+	"math"
+	"math/rand"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// intelLike is a ground truth with the port fusion of Intel's AVX-512
+// cores, as the Granite Rapids guest measured it (see wide512.go): beside
+// 512-bit work FP adds and multiplies move from port 1 to port 0, shuffles
+// and vpaddd lose port 1, scalar work keeps it. With fusion false the same
+// model has no such entries (a Zen 4-like core).
+func intelLike(fusion bool) *Model {
+	pp := func(c float64, ports ...string) PortPressure { return PortPressure{{Cycles: c, Ports: ports}} }
+	m := &Model{Name: "intel-like", ISA: "x86", DispatchWidth: 6, Ports: []string{"0", "1", "5", "6", "2", "3"}}
+	add := func(form string, tp float64, p, p512 PortPressure) {
+		e := &Entry{Form: form, Uops: 1, Latency: 3, Throughput: tp, PortPressure: p}
+		if fusion {
+			e.PortPressure512 = p512
+		}
+		m.Put(e)
+	}
+	add("add r64, r64", 0.25, pp(1, "0", "1", "5", "6"), nil)
+	add("imul r64, r64", 1, pp(1, "1"), nil)
+	add("vaddpd ymm, ymm, ymm", 0.5, pp(1, "1", "5"), pp(1, "0", "5"))
+	add("vmulpd ymm, ymm, ymm", 0.5, pp(1, "0", "1"), pp(1, "0"))
+	add("vpshufb ymm, ymm, ymm", 0.5, pp(1, "1", "5"), pp(1, "5"))
+	add("vpaddd ymm, ymm, ymm", 1.0/3, pp(1, "0", "1", "5"), pp(1, "0", "5"))
+	add("vpaddd xmm, xmm, xmm", 1.0/3, pp(1, "0", "1", "5"), pp(1, "0", "5"))
+	add("vaddpd zmm, zmm, zmm", 0.5, pp(1, "0", "5"), nil)
+	add("vmulpd zmm, zmm, zmm", 0.5, pp(1, "0", "5"), nil)
+	add("vpermd zmm, zmm, zmm", 1, pp(1, "5"), nil)
+	add("vpaddd zmm, zmm, zmm", 0.5, pp(1, "0", "5"), nil)
+	add("vfmadd231pd zmm, zmm, zmm", 0.5, pp(1, "0", "5"), nil)
+	m.SortForms()
+	m.Reindex()
+	return m
+}
+
+// sweepLike measures truth as a sweep would: every form alone, mixed with
+// the probes of its own width, and every vector form with the other
+// width's cross-width probes.
+func sweepLike(t *testing.T, truth *Model, noise float64, seed int64) *Measurements {
+	t.Helper()
+	rng := rand.New(rand.NewSource(seed))
+	ms := &Measurements{Forms: map[string]*FormMeasurements{}, Hosts: []string{"synthetic"}}
+	pred := NewPredictor(truth)
+	tp := map[string]float64{}
+	for _, f := range truth.sortedForms() {
+		e, _ := truth.Lookup(f)
+		tp[f] = e.Throughput
+		ms.Forms[f] = &FormMeasurements{Form: f, Throughput: noisy(rng, e.Throughput, noise), Host: "synthetic"}
+	}
+	narrowProbes := []string{"add r64, r64", "imul r64, r64", "vaddpd ymm, ymm, ymm", "vmulpd ymm, ymm, ymm", "vpshufb ymm, ymm, ymm"}
+	wideProbes := []string{"add r64, r64", "imul r64, r64", "vaddpd zmm, zmm, zmm", "vmulpd zmm, zmm, zmm", "vpermd zmm, zmm, zmm"}
+	seen := map[string]bool{}
+	for _, f := range truth.sortedForms() {
+		wide, narrow := formWidth(f)
+		probes := narrowProbes
+		if wide {
+			probes = append(append([]string(nil), wideProbes...), "vaddpd ymm, ymm, ymm", "vmulpd ymm, ymm, ymm")
+		} else if narrow {
+			probes = append(append([]string(nil), narrowProbes...), "vaddpd zmm, zmm, zmm", "vmulpd zmm, zmm, zmm", "vpermd zmm, zmm, zmm")
+		}
+		for _, probe := range probes {
+			if probe == f {
+				continue
+			}
+			a, b := mixCounts(tp[f], tp[probe])
+			parts := []MixPart{{Form: f, Count: a}, {Form: probe, Count: b}}
+			if k := mixKey(parts); seen[k] {
+				continue
+			} else {
+				seen[k] = true
+			}
+			pr, err := pred.Predict(parts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms.Mixes = append(ms.Mixes, &MixMeasurement{Parts: parts, Cycles: noisy(rng, pr.Cycles, noise), Host: "synthetic"})
+		}
+	}
+	return ms
+}
+
+func ports512(t *testing.T, m *Model, form string) []string {
+	t.Helper()
+	e, ok := m.Lookup(form)
+	if !ok {
+		t.Fatalf("model lacks %q", form)
+	}
+	var out []string
+	for _, u := range e.PortPressure512 {
+		out = append(out, u.Ports...)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestPredictBeside512 checks the predictor against what the Granite
+// Rapids guest measured (wide512.go): 8 vaddpd ymm with 8 vpermd zmm take
+// 8 cycles, 8 vpshufb ymm with them 16, 8 imul with 8 vpaddd zmm 8, and
+// without 512-bit work the narrow forms keep port 1.
+func TestPredictBeside512(t *testing.T) {
+	p := NewPredictor(intelLike(true))
+	for _, c := range []struct {
+		mix  []MixPart
+		want float64
+	}{
+		{[]MixPart{{Form: "vaddpd ymm, ymm, ymm", Count: 8}, {Form: "vpermd zmm, zmm, zmm", Count: 8}}, 8},
+		{[]MixPart{{Form: "vaddpd ymm, ymm, ymm", Count: 16}, {Form: "vpermd zmm, zmm, zmm", Count: 8}}, 12},
+		{[]MixPart{{Form: "vpshufb ymm, ymm, ymm", Count: 8}, {Form: "vpermd zmm, zmm, zmm", Count: 8}}, 16},
+		{[]MixPart{{Form: "vaddpd ymm, ymm, ymm", Count: 8}, {Form: "vfmadd231pd zmm, zmm, zmm", Count: 8}}, 8},
+		{[]MixPart{{Form: "imul r64, r64", Count: 8}, {Form: "vpaddd zmm, zmm, zmm", Count: 8}}, 8},
+		{[]MixPart{{Form: "vaddpd ymm, ymm, ymm", Count: 8}, {Form: "vpshufb ymm, ymm, ymm", Count: 8}}, 8},
+		{[]MixPart{{Form: "vaddpd ymm, ymm, ymm", Count: 8}, {Form: "imul r64, r64", Count: 8}}, 8},
+		{[]MixPart{{Form: "vaddpd ymm, ymm, ymm", Count: 8}, {Form: "vmulpd ymm, ymm, ymm", Count: 8}}, 16.0 / 3},
+	} {
+		pr, err := p.Predict(c.mix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(pr.Cycles-c.want) > 1e-6 {
+			t.Errorf("%s: predicted %.3f cycles, want %.3f", MixString(c.mix), pr.Cycles, c.want)
+		}
+	}
+}
+
+// TestBuildFitsPortsBeside512 builds models from sweeps of an Intel-like
+// truth with the port fusion and a Zen-like one without: the first must
+// find where each narrow form's port-1 work goes beside 512-bit work, the
+// second must find nothing (no fusion invented), and random mixes of both
+// widths, never fitted, must come out right.
+func TestBuildFitsPortsBeside512(t *testing.T) {
+	truth := intelLike(true)
+	base := intelLike(false) // what LLVM's model knows: the ports, not the fusion
+	ms := sweepLike(t, truth, 0.01, 1)
+	m, rep, err := Build(ms, BuildOptions{Base: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(rep.Summary(5))
+	for form, want := range map[string]string{
+		"vaddpd ymm, ymm, ymm":  "0 5",
+		"vmulpd ymm, ymm, ymm":  "0",
+		"vpshufb ymm, ymm, ymm": "5",
+		"vpaddd ymm, ymm, ymm":  "0 5",
+		"imul r64, r64":         "",
+		"vaddpd zmm, zmm, zmm":  "",
+	} {
+		got := ports512(t, m, form)
+		if s := joinSpace(got); s != want {
+			t.Errorf("%s: ports beside 512-bit work %q, want %q", form, s, want)
+		}
+	}
+	if len(rep.Beside512) == 0 {
+		t.Error("the build report says nothing about the cross-width mixes")
+	}
+	// Random mixes of both widths, never fitted.
+	mixes := randomMixes(t, truth, 300, 0.01, 7)
+	if r := EvaluateMixMeasurements(m, mixes, 0.1); r.Fraction() < 0.97 {
+		t.Errorf("random mixes within 10 %%: %.1f %%, want 97 %%+\n%s", 100*r.Fraction(), r.Summary(5))
+	}
+	stripped := m.Clone()
+	for _, e := range stripped.Forms {
+		e.PortPressure512 = nil
+	}
+	stripped.Reindex()
+	if r, r2 := EvaluateMixMeasurements(stripped, mixes, 0.1), EvaluateMixMeasurements(m, mixes, 0.1); r.Fraction() >= r2.Fraction() {
+		t.Errorf("without the ports beside 512-bit work random mixes fare as well (%.1f %% against %.1f %%): the test does not test the fusion", 100*r.Fraction(), 100*r2.Fraction())
+	}
+
+	// No fusion in the silicon: none in the model.
+	zen := intelLike(false)
+	mz, _, err := Build(sweepLike(t, zen, 0.01, 2), BuildOptions{Base: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range mz.Forms {
+		if len(e.PortPressure512) > 0 {
+			t.Errorf("%s: ports beside 512-bit work %s on a core without the fusion", e.Form, FormatPressure(e.PortPressure512))
+		}
+	}
+}
+
+func joinSpace(s []string) string {
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += " "
+		}
+		out += x
+	}
+	return out
+}
+
+// TestPortPressure512RoundTrip: the ports beside 512-bit work survive
+// writing and reading a model, and an unknown port in them is an error
+// naming the entry.
+func TestPortPressure512RoundTrip(t *testing.T) {
+	m := intelLike(true)
+	data, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse("intel-like.yml", data, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range m.Forms {
+		b, ok := back.Lookup(e.Form)
+		if !ok || !samePressure(b.PortPressure512, e.PortPressure512) {
+			t.Errorf("%s: ports beside 512-bit work %s after the round trip, want %s", e.Form, FormatPressure(b.PortPressure512), FormatPressure(e.PortPressure512))
+		}
+	}
+	bad := `name: x
+isa: x86
+ports: ['0', '1']
+instruction_forms:
+  - {form: "vaddpd ymm, ymm, ymm", uops: 1, latency: 3, throughput: 0.5, port_pressure: [[1, '01']], port_pressure_beside_512bit: [[1, '7']]}
+`
+	_, err = Parse("bad.yml", []byte(bad), LoadOptions{})
+	if err == nil || !strings.Contains(err.Error(), "bad.yml:5") || !strings.Contains(err.Error(), `port_pressure_beside_512bit: unknown port "7"`) {
+		t.Errorf("unknown port beside 512-bit work: error %v", err)
+	}
+}
