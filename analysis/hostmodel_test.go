@@ -68,6 +68,42 @@ func TestMeasuredModelRules(t *testing.T) {
 	mov rax, QWORD PTR [rdi+64]
 	add rax, 1`, 2, 0.15,
 			"the reload costs nothing after the store, the folded add a cycle where the store reads it (store_forward_chain measured 2.00)"},
+		{"ymm adds beside 512-bit work", `
+	vaddpd ymm0, ymm14, ymm15
+	vpermd zmm16, zmm30, zmm31
+	vaddpd ymm1, ymm14, ymm15
+	vpermd zmm17, zmm30, zmm31
+	vaddpd ymm2, ymm14, ymm15
+	vpermd zmm18, zmm30, zmm31
+	vaddpd ymm3, ymm14, ymm15
+	vpermd zmm19, zmm30, zmm31
+	vaddpd ymm4, ymm14, ymm15
+	vpermd zmm20, zmm30, zmm31
+	vaddpd ymm5, ymm14, ymm15
+	vpermd zmm21, zmm30, zmm31
+	vaddpd ymm6, ymm14, ymm15
+	vpermd zmm22, zmm30, zmm31
+	vaddpd ymm7, ymm14, ymm15
+	vpermd zmm23, zmm30, zmm31`, 8, 0.1,
+			"with zmm uops in flight port 1 closes to vector work and the adds move to port 0 (measured 8.0; 4 with port 1)"},
+		{"ymm shuffles beside 512-bit work", `
+	vpshufb ymm0, ymm14, ymm15
+	vpermd zmm16, zmm30, zmm31
+	vpshufb ymm1, ymm14, ymm15
+	vpermd zmm17, zmm30, zmm31
+	vpshufb ymm2, ymm14, ymm15
+	vpermd zmm18, zmm30, zmm31
+	vpshufb ymm3, ymm14, ymm15
+	vpermd zmm19, zmm30, zmm31
+	vpshufb ymm4, ymm14, ymm15
+	vpermd zmm20, zmm30, zmm31
+	vpshufb ymm5, ymm14, ymm15
+	vpermd zmm21, zmm30, zmm31
+	vpshufb ymm6, ymm14, ymm15
+	vpermd zmm22, zmm30, zmm31
+	vpshufb ymm7, ymm14, ymm15
+	vpermd zmm23, zmm30, zmm31`, 16, 0.1,
+			"the shuffles keep only port 5, which the permutes need too (measured 16.0)"},
 		{"folded adds feeding addresses", `
 	mov rbx, QWORD PTR [rdx+rax]
 	add rax, 8`, 0.33, 0.1,

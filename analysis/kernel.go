@@ -164,7 +164,6 @@ func (b *Builder) Kernel(r *input.Region) (*Kernel, error) {
 		k.Instrs = append(k.Instrs, x)
 	}
 	b.link(k)
-	b.beside512(k)
 	if b.builtinIdioms {
 		for _, x := range k.Instrs {
 			if x.Idiom != "" {

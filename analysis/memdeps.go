@@ -11,9 +11,10 @@ import (
 // value from the store (store-to-load forwarding, or memory renaming on
 // cores that track a stack slot like a register).
 
-// link adds what depends on the whole block to its instructions: stores
-// feeding loads, folded values read as data.
+// link adds what depends on the whole block to its instructions: ports
+// beside 512-bit work, stores feeding loads, folded values read as data.
 func (b *Builder) link(k *Kernel) {
+	b.beside512(k)
 	b.forwardMemory(k)
 	if !b.builtinIdioms {
 		k.materialiseFolded()

@@ -116,3 +116,19 @@ func TestVectorWidth(t *testing.T) {
 		}
 	}
 }
+
+func TestUsesMMX(t *testing.T) {
+	for src, want := range map[string]bool{
+		"paddd mm0, mm6":                   true,
+		"paddq %mm1, %mm2":                 true,
+		"movq mm7, rax":                    true,
+		"paddd xmm0, xmm6":                 false,
+		"vpaddd ymm0, ymm1, ymm2":          false,
+		"movq %xmm1, %rax":                 false,
+		"# mm0 in a comment\nadd rax, rbx": false,
+	} {
+		if got := UsesMMX(src); got != want {
+			t.Errorf("UsesMMX(%q) = %v, want %v", src, got, want)
+		}
+	}
+}

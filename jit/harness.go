@@ -20,6 +20,10 @@ type Frame struct {
 	Masks    bool // initialise k1-k7 (needs avx512f)
 	MasksQ   bool // kmovq is available (avx512bw); else kmovw
 	MXCSR    bool // load ctx MXCSR before the body (FTZ/DAZ by default)
+	// MMX initialises mm0-mm7 from the vector context (after emms), for
+	// snippets that use them: otherwise they hold whatever the process's
+	// x87 state left there.
+	MMX bool
 	// Reset lists 64-bit registers reloaded from the context at the start of
 	// every loop iteration (inside the timed region: the cost is the same at
 	// both body lengths and cancels in the differential), so that pointers a
@@ -93,6 +97,12 @@ func HarnessSource(f Frame, body string, att bool, copies int) string {
 		}
 		for i := 0; i < 16; i++ {
 			w("movdqu xmm%d, [rax+%d]", i, ctxVec+64*i)
+		}
+	}
+	if f.MMX {
+		w("emms")
+		for i := 0; i < 8; i++ {
+			w("movq mm%d, [rax+%d]", i, ctxVec+64*i)
 		}
 	}
 	if f.Masks {
@@ -288,12 +298,16 @@ func PickLoopRegister(src string) (string, error) {
 var (
 	zmmMention = regexp.MustCompile(`(?i)\b%?(zmm\d+|[xy]mm(1[6-9]|2\d|3[01])|k[1-7])\b|\{k[1-7]\}|\{%k[1-7]\}|\{evex\}`)
 	ymmMention = regexp.MustCompile(`(?i)\b%?ymm\d+\b`)
+	mmxMention = regexp.MustCompile(`(?i)(^|[^xyz%\w])%?mm[0-7]\b`)
 	vexMention = regexp.MustCompile(`(?im)^\s*(?:[A-Za-z_.$0-9]+:\s*)*(?:\{vex\}\s*)?v[a-z0-9]+\b`)
 )
 
 // VectorWidth guesses from the snippet text the widest vector width it uses,
 // to initialise vector registers at that width (see Frame.VecWidth): dirty
 // upper halves slow legacy SSE code on some cores.
+// UsesMMX reports whether assembly source names an MMX register.
+func UsesMMX(src string) bool { return mmxMention.MatchString(stripComments(src)) }
+
 func VectorWidth(src string) int {
 	s := stripComments(src)
 	switch {

@@ -102,6 +102,7 @@ func (e *Engine) frameFor(s *Snippet, loopReg string) jit.Frame {
 		w = 0
 	}
 	f.VecWidth = w
+	f.MMX = jit.UsesMMX(s.Source)
 	if has("avx512f") && w == 64 {
 		f.Masks = true
 		f.MasksQ = has("avx512bw")

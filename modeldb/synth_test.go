@@ -51,6 +51,13 @@ func noisy(rng *rand.Rand, v, noise float64) float64 {
 // probe, with relative noise.
 func synthMeasurements(t testing.TB, truth *Model, noise float64, seed int64) *Measurements {
 	t.Helper()
+	return synthSweep(t, truth, noise, seed, func(string) []string { return synthProbes })
+}
+
+// synthSweep measures every truth form alone and mixed with the probes
+// probesOf gives it, with relative noise.
+func synthSweep(t testing.TB, truth *Model, noise float64, seed int64, probesOf func(form string) []string) *Measurements {
+	t.Helper()
 	rng := rand.New(rand.NewSource(seed))
 	ms := &Measurements{Forms: map[string]*FormMeasurements{}, Hosts: []string{"synthetic"}}
 	pred := NewPredictor(truth)
@@ -67,7 +74,7 @@ func synthMeasurements(t testing.TB, truth *Model, noise float64, seed int64) *M
 	}
 	seen := map[string]bool{}
 	for _, f := range truth.sortedForms() {
-		for _, probe := range synthProbes {
+		for _, probe := range probesOf(f) {
 			if f == probe {
 				continue
 			}

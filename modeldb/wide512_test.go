@@ -2,7 +2,6 @@ package modeldb
 
 import (
 	"math"
-	"math/rand"
 	"sort"
 	"strings"
 	"testing"
@@ -45,45 +44,17 @@ func intelLike(fusion bool) *Model {
 // width's cross-width probes.
 func sweepLike(t *testing.T, truth *Model, noise float64, seed int64) *Measurements {
 	t.Helper()
-	rng := rand.New(rand.NewSource(seed))
-	ms := &Measurements{Forms: map[string]*FormMeasurements{}, Hosts: []string{"synthetic"}}
-	pred := NewPredictor(truth)
-	tp := map[string]float64{}
-	for _, f := range truth.sortedForms() {
-		e, _ := truth.Lookup(f)
-		tp[f] = e.Throughput
-		ms.Forms[f] = &FormMeasurements{Form: f, Throughput: noisy(rng, e.Throughput, noise), Host: "synthetic"}
-	}
 	narrowProbes := []string{"add r64, r64", "imul r64, r64", "vaddpd ymm, ymm, ymm", "vmulpd ymm, ymm, ymm", "vpshufb ymm, ymm, ymm"}
 	wideProbes := []string{"add r64, r64", "imul r64, r64", "vaddpd zmm, zmm, zmm", "vmulpd zmm, zmm, zmm", "vpermd zmm, zmm, zmm"}
-	seen := map[string]bool{}
-	for _, f := range truth.sortedForms() {
-		wide, narrow := formWidth(f)
-		probes := narrowProbes
-		if wide {
-			probes = append(append([]string(nil), wideProbes...), "vaddpd ymm, ymm, ymm", "vmulpd ymm, ymm, ymm")
-		} else if narrow {
-			probes = append(append([]string(nil), narrowProbes...), "vaddpd zmm, zmm, zmm", "vmulpd zmm, zmm, zmm", "vpermd zmm, zmm, zmm")
+	return synthSweep(t, truth, noise, seed, func(f string) []string {
+		switch wide, narrow := formWidth(f); {
+		case wide:
+			return append(append([]string(nil), wideProbes...), "vaddpd ymm, ymm, ymm", "vmulpd ymm, ymm, ymm")
+		case narrow:
+			return append(append([]string(nil), narrowProbes...), "vaddpd zmm, zmm, zmm", "vmulpd zmm, zmm, zmm", "vpermd zmm, zmm, zmm")
 		}
-		for _, probe := range probes {
-			if probe == f {
-				continue
-			}
-			a, b := mixCounts(tp[f], tp[probe])
-			parts := []MixPart{{Form: f, Count: a}, {Form: probe, Count: b}}
-			if k := mixKey(parts); seen[k] {
-				continue
-			} else {
-				seen[k] = true
-			}
-			pr, err := pred.Predict(parts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ms.Mixes = append(ms.Mixes, &MixMeasurement{Parts: parts, Cycles: noisy(rng, pr.Cycles, noise), Host: "synthetic"})
-		}
-	}
-	return ms
+		return narrowProbes
+	})
 }
 
 func ports512(t *testing.T, m *Model, form string) []string {
