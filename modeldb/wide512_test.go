@@ -34,6 +34,8 @@ func intelLike(fusion bool) *Model {
 	add("vpermd zmm, zmm, zmm", 1, pp(1, "5"), nil)
 	add("vpaddd zmm, zmm, zmm", 0.5, pp(1, "0", "5"), nil)
 	add("vfmadd231pd zmm, zmm, zmm", 0.5, pp(1, "0", "5"), nil)
+	add("vpslld zmm, zmm, imm8", 1, pp(1, "0"), nil)
+	add("vfmadd231ps xmm, xmm, xmm", 0.5, pp(1, "0", "1"), pp(1, "0", "5"))
 	m.SortForms()
 	m.Reindex()
 	return m
@@ -119,8 +121,11 @@ func TestBuildFitsPortsBeside512(t *testing.T) {
 		"vmulpd ymm, ymm, ymm":  "0",
 		"vpshufb ymm, ymm, ymm": "5",
 		"vpaddd ymm, ymm, ymm":  "0 5",
-		"imul r64, r64":         "",
-		"vaddpd zmm, zmm, zmm":  "",
+		// p0 and p0/p5 look alike beside vaddpd zmm (1:1); beside vpermd
+		// zmm (2:1) they do not.
+		"vfmadd231ps xmm, xmm, xmm": "0 5",
+		"imul r64, r64":             "",
+		"vaddpd zmm, zmm, zmm":      "",
 	} {
 		got := ports512(t, m, form)
 		if s := joinSpace(got); s != want {
