@@ -203,3 +203,27 @@ instruction_forms:
 		t.Errorf("unknown port beside 512-bit work: error %v", err)
 	}
 }
+
+// TestWidthClasses: what counts as 512-bit work (it closes a port to
+// narrower vector work) and as narrower vector work.
+func TestWidthClasses(t *testing.T) {
+	for name, want := range map[string][2]bool{
+		"vaddpd zmm, zmm, zmm":  {true, false},
+		"vaddpd zmm, zmm, m512": {true, false},
+		"vpbroadcastd zmm, r32": {true, false},
+		"vpmovqd ymm, zmm":      {true, false},
+		"vmovups zmm, m512":     {false, false}, // a load: port 1 stays open (measured)
+		"vbroadcastss zmm, m32": {false, false},
+		"vmovups m512, zmm":     {false, false},
+		"vaddpd ymm, ymm, ymm":  {false, true},
+		"vaddps xmm, xmm, m128": {false, true},
+		"addps xmm, xmm":        {false, true},
+		"add r64, r64":          {false, false},
+		"kandw k, k, k":         {false, false},
+	} {
+		f := mustForm(t, name)
+		if got := [2]bool{Is512BitOp(f), IsNarrowVectorOp(f)}; got != want {
+			t.Errorf("%s: 512-bit work %v, narrower vector work %v; want %v", name, got[0], got[1], want)
+		}
+	}
+}
