@@ -302,12 +302,13 @@ var (
 	vexMention = regexp.MustCompile(`(?im)^\s*(?:[A-Za-z_.$0-9]+:\s*)*(?:\{vex\}\s*)?v[a-z0-9]+\b`)
 )
 
+// UsesMMX reports whether assembly source names an MMX register (see
+// Frame.MMX).
+func UsesMMX(src string) bool { return mmxMention.MatchString(stripComments(src)) }
+
 // VectorWidth guesses from the snippet text the widest vector width it uses,
 // to initialise vector registers at that width (see Frame.VecWidth): dirty
 // upper halves slow legacy SSE code on some cores.
-// UsesMMX reports whether assembly source names an MMX register.
-func UsesMMX(src string) bool { return mmxMention.MatchString(stripComments(src)) }
-
 func VectorWidth(src string) int {
 	s := stripComments(src)
 	switch {

@@ -59,14 +59,14 @@ type Options struct {
 	CacheCounters bool
 	// Passes measures every snippet this many times in separate jobs, all
 	// snippets once before any a second time, each pass in a worker
-	// process of its own, and keeps the median pass (default 1). A fresh
-	// worker per pass: on Zen 4 a worker keeps one of two steady states
-	// for its lifetime (vfmadd231pd ymm beside vaddpd ymm 1.05x or 1.2x
-	// the disjoint-port time in every job of one process), so passes in
-	// one process could not average the states out. For code whose speed a slower state of the core can
-	// hold down for a while: vector load-op forms on this project's
-	// Granite Rapids guests run 8-20 % slower in stretches of a few
-	// hundred milliseconds that no canary sees (see README).
+	// process of its own, and keeps the median pass (default 1). For code
+	// whose speed a slower state of the core can hold down for a while:
+	// vector load-op forms on this project's Granite Rapids guests run
+	// 8-20 % slower in stretches of a few hundred milliseconds that no
+	// canary sees (see README). A fresh worker per pass, because on Zen 4
+	// a worker keeps one of two steady states for its lifetime
+	// (vfmadd231pd ymm beside vaddpd ymm 1.05x or 1.2x the disjoint-port
+	// time in every job of one process).
 	Passes int
 	// MaxPasses, when above Passes, measures the snippets whose passes
 	// disagree (the slowest pass median more than PassSpread above the

@@ -28,25 +28,19 @@ import (
 // they lose beside 512-bit work (3 vpaddd xmm, a third of a cycle each
 // on three ports, with 2 vaddpd zmm take 2.5 cycles on the two left).
 func isCrossWidth(mx *MixMeasurement) bool {
-	_, cross := splitCrossWidth([]*MixMeasurement{mx})
-	return len(cross) == 1
+	wide, narrow := false, false
+	for _, pt := range mx.Parts {
+		w, n := formWidth(pt.Form)
+		wide, narrow = wide || w, narrow || n
+	}
+	return wide && narrow
 }
 
-// splitCrossWidth separates the mixes that hold both 512-bit work and a
-// narrower vector form (cross) from the others (same).
+// splitCrossWidth separates the cross-width mixes (isCrossWidth) from the
+// others (same).
 func splitCrossWidth(mixes []*MixMeasurement) (same, cross []*MixMeasurement) {
-	width := map[string][2]bool{}
 	for _, mx := range mixes {
-		wide, narrow := false, false
-		for _, pt := range mx.Parts {
-			w, ok := width[pt.Form]
-			if !ok {
-				w[0], w[1] = formWidth(pt.Form)
-				width[pt.Form] = w
-			}
-			wide, narrow = wide || w[0], narrow || w[1]
-		}
-		if wide && narrow {
+		if isCrossWidth(mx) {
 			cross = append(cross, mx)
 		} else {
 			same = append(same, mx)
