@@ -29,11 +29,22 @@ type Frame struct {
 	// both body lengths and cancels in the differential), so that pointers a
 	// kernel advances cannot run out of the scratch memory.
 	Reset []string
-	// Warm512 runs a few 512-bit multiplies before the set-up, so that a job
-	// of AVX-512 code keeps the core in one frequency licence throughout,
-	// calibration and canaries included (needs avx512f).
-	Warm512 bool
+	// Warm is the vector width in bytes of the licence warm-up run before
+	// the set-up: 32 (256-bit) or 64 (512-bit, needs avx512f) multiplies
+	// at full throughput for WarmCycles, so that every function of a job
+	// of such code (calibration and canaries included) runs in the
+	// frequency licence the job's snippets put the core in; 0 for none.
+	Warm int
 }
+
+// WarmCycles is about how long a warm-up (Frame.Warm) runs: eight
+// independent multiply chains for WarmCycles/4 iterations at two a cycle.
+// With the calibration chain's core clock and the snippet's apart (a
+// licence step of 7.8 % on the Granite Rapids guest), 512-bit load-op
+// streams read 0.50 or 0.58-0.59 cycles from job to job and 256-bit FP
+// load-ops 0.50, 0.54 or 0.59. A warm-up of 1,000 cycles left the 512-bit
+// ones bimodal; 2,000 and more did not.
+const WarmCycles = 4096
 
 var gprNames = [16]string{"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"}
 
@@ -69,11 +80,18 @@ func HarnessSource(f Frame, body string, att bool, copies int) string {
 	if f.MXCSR {
 		w("ldmxcsr [rax+%d]", ctxMXCSR)
 	}
-	if f.Warm512 {
-		w("vpxord zmm0, zmm0, zmm0")
-		for i := 0; i < 16; i++ {
-			w("vmulpd zmm0, zmm0, zmm0")
+	if f.Warm == 32 || f.Warm == 64 {
+		reg := map[int]string{32: "ymm", 64: "zmm"}[f.Warm]
+		for i := 0; i < 8; i++ {
+			w("vpxor ymm%d, ymm%d, ymm%d", i, i, i) // zeroes the zmm register too
 		}
+		w("mov ecx, %d", WarmCycles/4)
+		w("__portlab_warm%s:", UnitToken)
+		for i := 0; i < 8; i++ {
+			w("vmulpd %s%d, %s%d, %s%d", reg, i, reg, i, reg, i)
+		}
+		w("dec ecx")
+		w("jnz __portlab_warm%s", UnitToken)
 	}
 	switch {
 	case f.VecWidth == 64:

@@ -44,10 +44,10 @@ const (
 
 // sharedFrame is the frame of the calibration and canary functions: legacy
 // vector set-up after vzeroupper, loop counter in r15 (their bodies do not
-// touch it).
-func (e *Engine) sharedFrame(warm512 bool) jit.Frame {
+// touch it), and the licence warm-up of the job's snippets (Frame.Warm).
+func (e *Engine) sharedFrame(warm int) jit.Frame {
 	has := e.has()
-	return jit.Frame{LoopReg: "r15", HasAVX: has("avx"), MXCSR: true, Warm512: warm512}
+	return jit.Frame{LoopReg: "r15", HasAVX: has("avx"), MXCSR: true, Warm: warm}
 }
 
 func (e *Engine) has() func(string) bool {
@@ -57,8 +57,8 @@ func (e *Engine) has() func(string) bool {
 	return e.Host.Has
 }
 
-func (e *Engine) sharedUnits(warm512 bool) []*jit.Unit {
-	f := e.sharedFrame(warm512)
+func (e *Engine) sharedUnits(warm int) []*jit.Unit {
+	f := e.sharedFrame(warm)
 	mk := func(body string, copies int) *jit.Unit {
 		return &jit.Unit{Name: "portlab calibration", Source: jit.HarnessSource(f, body, false, copies)}
 	}
@@ -103,10 +103,14 @@ func (e *Engine) frameFor(s *Snippet, loopReg string) jit.Frame {
 	}
 	f.VecWidth = w
 	f.MMX = jit.UsesMMX(s.Source)
+	if w == 32 || w == 64 {
+		// 256- and 512-bit code may move the core to a slower licence:
+		// the whole job runs in it (Frame.Warm).
+		f.Warm = w
+	}
 	if has("avx512f") && w == 64 {
 		f.Masks = true
 		f.MasksQ = has("avx512bw")
-		f.Warm512 = true
 	}
 	return f
 }
@@ -204,9 +208,13 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 		}
 	}
 	objs, errs := e.Asm.Assemble(probes)
-	// Two sets of calibration and canary functions: plain, and with the
-	// AVX-512 licence warm-up for jobs of 512-bit snippets.
-	shared := append(e.sharedUnits(false), e.sharedUnits(true)...)
+	// A set of calibration and canary functions per licence warm-up
+	// (Frame.Warm): none, 256-bit and 512-bit. A job runs its snippets'.
+	warms := []int{0, 32, 64}
+	var shared []*jit.Unit
+	for _, w := range warms {
+		shared = append(shared, e.sharedUnits(w)...)
+	}
 	units := append([]*jit.Unit(nil), shared...)
 	var owner []int
 	for k, i := range probeOf {
@@ -237,7 +245,10 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 			}
 		}
 	}
-	sharedPlain, sharedWarm := uobjs[:nShared], uobjs[nShared:len(shared)]
+	sharedOf := map[int][]*jit.Object{}
+	for k, w := range warms {
+		sharedOf[w] = uobjs[k*nShared : (k+1)*nShared]
+	}
 	for k, i := range owner {
 		u := k + len(shared)
 		if uerrs[u] != nil && preps[i].err == nil {
@@ -274,11 +285,7 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 			ps[k] = preps[i]
 			ms[k] = newM(preps[i])
 		}
-		sh := sharedPlain
-		if ps[0].frame.Warm512 {
-			sh = sharedWarm
-		}
-		e.runGroup(ps, ms, sh, o)
+		e.runGroup(ps, ms, sharedOf[ps[0].frame.Warm], o)
 		for k, i := range group {
 			finish(i, ms[k])
 		}
@@ -293,7 +300,7 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 			continue
 		}
 		alone := p.s.SnippetAddr != 0 || len(p.region) > 0
-		if len(group) > 0 && (alone || len(group) >= o.Group || !sameScratch(&preps[group[0]].init, &p.init) || preps[group[0]].frame.Warm512 != p.frame.Warm512) {
+		if len(group) > 0 && (alone || len(group) >= o.Group || !sameScratch(&preps[group[0]].init, &p.init) || preps[group[0]].frame.Warm != p.frame.Warm) {
 			flush()
 		}
 		group = append(group, i)
@@ -666,7 +673,7 @@ func interpret(p *prepared, l *jobLayout, k int, res *jit.Result, o Options, bas
 	}
 	fs := l.funcs[k] // snip-n, snip-2n[, loop-n, loop-2n]
 	// The frequency probe is reported, not applied: with AVX-512 jobs kept
-	// in one licence (Frame.Warm512) it reads 1 on a quiet machine, and a
+	// in one licence (Frame.Warm) it reads 1 on a quiet machine, and a
 	// busy SMT sibling moves it without any change of clock (it then made
 	// 4-cycle FMAs read 3.7). A factor off 1 becomes a warning instead.
 	factor := clockFactors(job, res)
