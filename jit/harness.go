@@ -81,7 +81,10 @@ func HarnessSource(f Frame, body string, att bool, copies int) string {
 		w("ldmxcsr [rax+%d]", ctxMXCSR)
 	}
 	if f.Warm == 32 || f.Warm == 64 {
-		reg := map[int]string{32: "ymm", 64: "zmm"}[f.Warm]
+		reg := "ymm"
+		if f.Warm == 64 {
+			reg = "zmm"
+		}
 		for i := 0; i < 8; i++ {
 			w("vpxor ymm%d, ymm%d, ymm%d", i, i, i) // zeroes the zmm register too
 		}

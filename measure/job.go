@@ -209,8 +209,13 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 	}
 	objs, errs := e.Asm.Assemble(probes)
 	// A set of calibration and canary functions per licence warm-up
-	// (Frame.Warm): none, 256-bit and 512-bit. A job runs its snippets'.
-	warms := []int{0, 32, 64}
+	// (Frame.Warm) the snippets use: a job runs its snippets'.
+	var warms []int
+	for _, p := range preps {
+		if !slices.Contains(warms, p.frame.Warm) {
+			warms = append(warms, p.frame.Warm)
+		}
+	}
 	var shared []*jit.Unit
 	for _, w := range warms {
 		shared = append(shared, e.sharedUnits(w)...)

@@ -394,6 +394,23 @@ func TestMaxPasses(t *testing.T) {
 	}
 }
 
+// throughputInFreshWorkers measures the throughput of s in n fresh worker
+// processes, one each, and reports whether any of them was noisy (fewer
+// than half of its repetitions clean).
+func throughputInFreshWorkers(t *testing.T, e *Engine, s *Snippet, n int) (vals []float64, noisy bool) {
+	t.Helper()
+	for w := 0; w < n; w++ {
+		e.Runner.Close() // a fresh worker process
+		m := e.Measure(s, Options{Mode: "inverse_throughput"})
+		if m.Err != nil {
+			t.Fatal(m.Err)
+		}
+		noisy = noisy || 2*m.Clean < m.Reps
+		vals = append(vals, m.PerInstr.Median)
+	}
+	return vals, noisy
+}
+
 // TestMMXRegistersInitialised: a stream of independent paddd mm, mm ran
 // at 1.50 cycles an instruction (0.50 expected: two ports) in a quarter
 // to a half of the processes that measured it on the Granite Rapids
@@ -410,17 +427,7 @@ func TestMMXRegistersInitialised(t *testing.T) {
 	}
 	s := snippet(t, src.String())
 	for try := 0; try < 8; try++ {
-		var vals []float64
-		noisy := false
-		for w := 0; w < 8; w++ {
-			e.Runner.Close() // a fresh worker process
-			m := e.Measure(s, Options{Mode: "inverse_throughput"})
-			if m.Err != nil {
-				t.Fatal(m.Err)
-			}
-			noisy = noisy || 2*m.Clean < m.Reps
-			vals = append(vals, m.PerInstr.Median)
-		}
+		vals, noisy := throughputInFreshWorkers(t, e, s, 8)
 		if noisy {
 			time.Sleep(time.Duration(100<<try) * time.Millisecond)
 			continue
@@ -474,17 +481,8 @@ func TestVectorLoadOpsInOneLicence(t *testing.T) {
 			var last []float64
 			misses := 0
 			ok := retry.Measuring(8, func(int) bool {
-				last = last[:0]
-				noisy := false
-				for w := 0; w < 6; w++ {
-					e.Runner.Close() // a fresh worker process
-					m := e.Measure(s, Options{Mode: "inverse_throughput"})
-					if m.Err != nil {
-						t.Fatal(m.Err)
-					}
-					last = append(last, m.PerInstr.Median)
-					noisy = noisy || 2*m.Clean < m.Reps
-				}
+				var noisy bool
+				last, noisy = throughputInFreshWorkers(t, e, s, 6)
 				if slices.Max(last) <= 0.5*1.03 && slices.Min(last) >= 0.5*0.97 {
 					return true
 				}
