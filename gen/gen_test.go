@@ -135,6 +135,21 @@ func TestThroughputStreams(t *testing.T) {
 	if !strings.Contains(b.Snippet.Source, "[rdi+2112]") {
 		t.Errorf("zmm stores should be 64 bytes apart from 2048:\n%s", b.Snippet.Source)
 	}
+	// Read-modify-write memory: one instance per slot, 32 distinct
+	// addresses, so the chain through store-to-load forwarding on each
+	// (5-7 cycles) is not the bottleneck.
+	for _, name := range []string{"add m8, imm8", "xadd m64, r64", "shl m32, cl"} {
+		b, _ = Throughput(form(t, name))
+		addrs := map[string]bool{}
+		for _, l := range lines(b) {
+			if i := strings.Index(l, "["); i >= 0 {
+				addrs[l[i:strings.Index(l, "]")+1]] = true
+			}
+		}
+		if len(addrs) != 32 || b.Snippet.Instructions != 32 || !addrs["[rdi+2048]"] || !addrs["[rdi+2296]"] {
+			t.Errorf("%s: %d instances over %d addresses, want 32 over 32 from [rdi+2048]:\n%s", name, b.Snippet.Instructions, len(addrs), b.Snippet.Source)
+		}
+	}
 }
 
 func TestIdiomsAndMoves(t *testing.T) {

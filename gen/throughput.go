@@ -170,9 +170,9 @@ func (st *stream) line(n int) (string, error) {
 
 // Throughput returns the reciprocal-throughput benchmark of a form:
 // independent instances with rotating destination registers, read-only
-// operands in constant registers, memory operands cycling through 16 cache
-// lines, and dependency-breaking resets of implicit registers and flags the
-// form both reads and writes.
+// operands in constant registers, memory operands cycling through slots
+// (rmwSlots for read-modify-write operands), and dependency-breaking
+// resets of implicit registers and flags the form both reads and writes.
 func Throughput(f *isa.Form) (*Bench, error) {
 	a := newAllocator(f)
 	st, err := newStream(f, a, 1)
@@ -186,6 +186,11 @@ func Throughput(f *isa.Form) (*Bench, error) {
 	if n > 24 {
 		n = 24
 	}
+	if readModifyWrite(f) && !f.Has(isa.AttrString) {
+		// One instance per slot: the chain through memory must not set
+		// the pace (rmwSlots).
+		n = rmwSlots
+	}
 	var lines []string
 	for k := 0; k < n; k++ {
 		lines = append(lines, st.resets...)
@@ -196,8 +201,11 @@ func Throughput(f *isa.Form) (*Bench, error) {
 		lines = append(lines, l)
 	}
 	info := fmt.Sprintf("throughput of %s: %d independent instances per copy", f.Name(), n)
-	if st.k > 1 {
+	if st.k > 1 && len(indexesOf(st.dsts)) > 0 {
 		info += fmt.Sprintf(", destinations rotating over %d registers", st.k)
+	}
+	if n == rmwSlots && readModifyWrite(f) {
+		info += fmt.Sprintf(", its memory operand on %d addresses (one per instance)", rmwSlots)
 	}
 	if len(st.resets) > 0 {
 		info += fmt.Sprintf(", each after `%s`", strings.Join(st.resets, "; "))
