@@ -207,6 +207,7 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 			probeOf = append(probeOf, i)
 		}
 	}
+	asmStart := time.Now()
 	objs, errs := e.Asm.Assemble(probes)
 	// A set of calibration and canary functions per licence warm-up
 	// (Frame.Warm) the snippets use: a job runs its snippets'.
@@ -241,6 +242,7 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 		}
 	}
 	uobjs, uerrs := e.Asm.Assemble(units)
+	e.Stats.Assembling += time.Since(asmStart)
 	for k := range shared {
 		if uerrs[k] != nil { // our own code: only a broken assembler gets here
 			for _, p := range preps {
@@ -482,9 +484,15 @@ func (e *Engine) runGroup(ps []*prepared, ms []*Measurement, shared []*jit.Objec
 	var clock perf.Clock
 	for attempt := 0; attempt <= o.MaxRetries; attempt++ {
 		if attempt > 0 {
-			time.Sleep(o.RetryBackoff << (attempt - 1))
+			pause := o.RetryBackoff << (attempt - 1)
+			time.Sleep(pause)
+			e.Stats.Waiting += pause
+			e.Stats.Retries++
 		}
+		runStart := time.Now()
 		res, err := e.Runner.Run(l.job)
+		e.Stats.Running += time.Since(runStart)
+		e.Stats.Jobs++
 		for _, m := range ms {
 			m.Worker = e.Runner.PID()
 		}

@@ -133,8 +133,26 @@ type Engine struct {
 	// Baseline is the host's quiet throughput-canary value (nil: the run's
 	// own median is the reference).
 	Baseline *perf.Baseline
+	// Stats accounts for the engine's time, so a slow run can say whether
+	// it measured, assembled or waited for a quiet machine.
+	Stats EngineStats
 	// unlock releases the measuring lock of the runner's CPU (jit.LockCPU).
 	unlock func()
+}
+
+// EngineStats is where an engine's time went.
+type EngineStats struct {
+	Jobs       int           // worker jobs run, retries included
+	Retries    int           // jobs run again because most repetitions were disturbed
+	Running    time.Duration // in the worker
+	Waiting    time.Duration // backing off before a retry
+	Assembling time.Duration // in the assembler
+}
+
+// String is a one-line account of the engine's time.
+func (s EngineStats) String() string {
+	r := func(d time.Duration) time.Duration { return d.Round(100 * time.Millisecond) }
+	return fmt.Sprintf("%d jobs (%d of them retries of disturbed ones): %v running, %v waiting before retries, %v assembling", s.Jobs, s.Retries, r(s.Running), r(s.Waiting), r(s.Assembling))
 }
 
 // Close stops the worker, saves the baseline and lets go of the CPU.

@@ -123,6 +123,10 @@ type Summary struct {
 	// sweep, StillNoisy those that were noisy every time.
 	Remeasured, StillNoisy int
 	Elapsed                time.Duration
+	// SecondChances is the part of Elapsed spent measuring noisy results
+	// again; Engine where the engine's time went.
+	SecondChances time.Duration
+	Engine        measure.EngineStats
 	Results                []*results.Benchmark // everything written by this run
 
 	noisy []pending // benchmarks whose latest result is noisy
@@ -344,10 +348,13 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 			return nil, err
 		}
 	}
+	again := time.Now()
 	if err := remeasureNoisy(eng, o, prior, w, sum); err != nil {
 		return nil, err
 	}
+	sum.SecondChances = time.Since(again)
 	sum.Elapsed = time.Since(start)
+	sum.Engine = eng.Stats
 	return sum, nil
 }
 
@@ -713,7 +720,10 @@ func WriteSummary(w io.Writer, s *Summary) {
 	}
 	fmt.Fprintf(bw, ", %d unmeasurable (recorded with reasons), %d errors\n", s.Unmeasurable, s.Errors)
 	if s.Remeasured > 0 {
-		fmt.Fprintf(bw, "%d noisy results measured again at the end; %d still noisy (their warnings say so)\n", s.Remeasured, s.StillNoisy)
+		fmt.Fprintf(bw, "%d noisy results measured again at the end (%v); %d still noisy (their warnings say so)\n", s.Remeasured, s.SecondChances.Round(time.Second), s.StillNoisy)
+	}
+	if s.Engine.Jobs > 0 {
+		fmt.Fprintf(bw, "%v\n", s.Engine)
 	}
 	bw.Flush()
 }
