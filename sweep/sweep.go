@@ -127,7 +127,7 @@ type Summary struct {
 	// again; Engine where the engine's time went.
 	SecondChances time.Duration
 	Engine        measure.EngineStats
-	Results                []*results.Benchmark // everything written by this run
+	Results       []*results.Benchmark // everything written by this run
 
 	noisy []pending // benchmarks whose latest result is noisy
 }
