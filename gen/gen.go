@@ -297,11 +297,17 @@ func rmwSlot(n int, size int) int64 {
 // and written.
 func readModifyWrite(f *isa.Form) bool {
 	for _, op := range f.Operands {
-		if class(op.Kind) == "mem" && op.Kind != isa.KindMoffs && op.Access&isa.Read != 0 && op.Access&(isa.Write|isa.CondWrite) != 0 {
+		if class(op.Kind) == "mem" && op.Kind != isa.KindMoffs && readsAndWrites(op.Access) {
 			return true
 		}
 	}
 	return false
+}
+
+// readsAndWrites reports whether an operand access both reads and
+// (possibly conditionally) writes.
+func readsAndWrites(a isa.Access) bool {
+	return a&isa.Read != 0 && a&(isa.Write|isa.CondWrite) != 0
 }
 
 // memSize is the size in bytes of a memory operand kind (8 for unknown).
@@ -335,7 +341,7 @@ func instance(f *isa.Form, regs []string, memSlot int) (string, error) {
 			// beside 8 vmovapd m256 {k} on the same slots took 184 cycles.
 			store := op.Access&(isa.Write|isa.CondWrite) != 0
 			disp := slot(memSlot, store, memSize(op.Kind))
-			if store && op.Access&isa.Read != 0 {
+			if readsAndWrites(op.Access) {
 				disp = rmwSlot(memSlot, memSize(op.Kind))
 			}
 			if stateSaves[f.Mnemonic] {
