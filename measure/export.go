@@ -107,7 +107,7 @@ func (m *Measurement) Benchmark(cpuName, hostSig string) *results.Benchmark {
 	x.ClockNote = m.Clock.HardwareErr
 	x.CyclesPerTick = round(m.Clock.CyclesPerTick.Median)
 	x.Median, x.Min, x.Max = round(m.PerInstr.Median), round(m.PerInstr.Min), round(m.PerInstr.Max)
-	x.Reps, x.Clean = m.Reps, m.Clean
+	x.Reps, x.Clean, x.RepsPerJob = m.Reps, m.Clean, m.RepsPerJob
 	x.LatCanary, x.TpCanary = round(m.Canaries.Latency.Median), round(m.Canaries.Throughput.Median)
 	x.Warnings = m.Warnings
 	for _, v := range m.PassMedians {

@@ -275,13 +275,15 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 	}
 	newM := func(p *prepared) *Measurement {
 		m := &Measurement{Snippet: p.s, Mode: o.Mode, Repetition: o.Repetition, Instructions: p.instrs,
-			Copies: p.copies, LoopRegister: p.frame.LoopReg}
+			Copies: p.copies, LoopRegister: p.frame.LoopReg, RepsPerJob: o.Reps}
 		if p.pobj != nil {
 			m.Code = p.pobj.Code
 		}
 		return m
 	}
 	var group []int
+	var groups []*groupRun
+	index := map[*Measurement]int{}
 	flush := func() {
 		if len(group) == 0 {
 			return
@@ -291,11 +293,9 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 		for k, i := range group {
 			ps[k] = preps[i]
 			ms[k] = newM(preps[i])
+			index[ms[k]] = i
 		}
-		e.runGroup(ps, ms, sharedOf[ps[0].frame.Warm], o)
-		for k, i := range group {
-			finish(i, ms[k])
-		}
+		groups = append(groups, newGroupRun(ps, ms, sharedOf[ps[0].frame.Warm]))
 		group = group[:0]
 	}
 	for i, p := range preps {
@@ -316,6 +316,12 @@ func (e *Engine) MeasureAll(snips []*Snippet, o Options, progress func(done int,
 		}
 	}
 	flush()
+	attempt := func(g *groupRun) (bool, []*groupRun) { return e.attempt(g, o) }
+	e.runGroups(groups, o, attempt, func(g *groupRun) {
+		for _, m := range g.ms {
+			finish(index[m], m)
+		}
+	})
 	return out
 }
 
@@ -475,97 +481,151 @@ func (e *Engine) buildJob(ps []*prepared, shared []*jit.Object, o Options) *jobL
 	return l
 }
 
-// runGroup times a group of snippets in one job. A crash is pinned on the
-// snippet whose code faulted, and the others are timed again without it; a
-// hang that cannot be pinned makes every snippet run alone.
-func (e *Engine) runGroup(ps []*prepared, ms []*Measurement, shared []*jit.Object, o Options) {
-	l := e.buildJob(ps, shared, o)
-	reps := make([][]perf.Rep, len(ps))
-	var clock perf.Clock
-	for attempt := 0; attempt <= o.MaxRetries; attempt++ {
-		if attempt > 0 {
-			pause := o.RetryBackoff << (attempt - 1)
-			time.Sleep(pause)
-			e.Stats.Waiting += pause
+// groupRun is one group of snippets timed in one job, with the
+// repetitions its attempts have gathered so far.
+type groupRun struct {
+	ps      []*prepared
+	ms      []*Measurement
+	shared  []*jit.Object
+	l       *jobLayout
+	reps    [][]perf.Rep
+	clock   perf.Clock
+	attempt int       // jobs run so far
+	readyAt time.Time // a retry waits until then
+}
+
+func newGroupRun(ps []*prepared, ms []*Measurement, shared []*jit.Object) *groupRun {
+	return &groupRun{ps: ps, ms: ms, shared: shared, reps: make([][]perf.Rep, len(ps))}
+}
+
+// runGroups times groups of snippets, one job per attempt. A group whose
+// repetitions were mostly disturbed is run again (up to o.MaxRetries
+// times), but not at once: on these KVM guests a neighbour's burst
+// disturbs every repetition for tens to hundreds of milliseconds, and a
+// job re-run back to back lands in the same burst. The retry waits at
+// least o.RetryBackoff (doubled per further retry) and the other groups
+// are measured meanwhile, so the wait costs no time unless nothing else
+// is left. finish is called as each group completes.
+// attempt runs one job of a group (Engine.attempt in use).
+func (e *Engine) runGroups(groups []*groupRun, o Options, attempt func(*groupRun) (again bool, spawned []*groupRun), finish func(g *groupRun)) {
+	queue := groups
+	var waiting []*groupRun // by readyAt
+	for len(queue) > 0 || len(waiting) > 0 {
+		var g *groupRun
+		if len(waiting) > 0 && (len(queue) == 0 || !time.Now().Before(waiting[0].readyAt)) {
+			g, waiting = waiting[0], waiting[1:]
+			if d := time.Until(g.readyAt); d > 0 {
+				time.Sleep(d)
+				e.Stats.Waiting += d
+			}
 			e.Stats.Retries++
+		} else {
+			g, queue = queue[0], queue[1:]
 		}
-		runStart := time.Now()
-		res, err := e.Runner.Run(l.job)
-		e.Stats.Running += time.Since(runStart)
-		e.Stats.Jobs++
-		for _, m := range ms {
-			m.Worker = e.Runner.PID()
-		}
-		if err != nil {
-			ce, ok := jit.AsCrash(err, l.job)
-			if !ok {
-				for _, m := range ms {
-					m.Err = err
-				}
-				return
-			}
-			culprit := e.culprit(l, ce)
-			if len(ps) == 1 {
-				ce.Where = locate(ps[0], l, 0, ce)
-				ms[0].Err = ce
-				return
-			}
-			if culprit < 0 {
-				for k := range ps {
-					e.runGroup(ps[k:k+1], ms[k:k+1], shared, o)
-				}
-				return
-			}
-			ce.Where = locate(ps[culprit], l, culprit, ce)
-			ms[culprit].Err = ce
-			var rp []*prepared
-			var rm []*Measurement
-			for k := range ps {
-				if k != culprit {
-					rp, rm = append(rp, ps[k]), append(rm, ms[k])
-				}
-			}
-			e.runGroup(rp, rm, shared, o)
-			return
-		}
-		if o.CacheCounters {
-			note, vals := validation(res)
-			for _, m := range ms {
-				m.ValidationNote = note
-				if len(ps) == 1 {
-					m.Validation = vals
-				} else if vals != nil {
-					m.ValidationNote = "validation counters cover a whole job: measure with Group 1"
-				}
-			}
-		}
-		var c perf.Clock
-		clean := len(res.Ticks)
-		for k, p := range ps {
-			var r []perf.Rep
-			r, c = interpret(p, l, k, res, o, e.Baseline.Get())
-			reps[k] = append(reps[k], r...)
-			if n := perf.CountClean(reps[k]); n < clean {
-				clean = n
-			}
-		}
-		clock = c
-		if len(reps) > 0 {
-			// The quiet value: the median throughput canary of the first
-			// snippet's clean repetitions.
-			s := perf.Summarize(reps[0])
-			if s.Clean > 0 {
-				e.Baseline.Observe(perf.CleanTpCanaries(reps[0]), s.Canaries.Latency.Median)
-			}
-		}
-		if clean >= (o.Reps+1)/2 {
-			break
+		again, spawned := attempt(g)
+		// Groups split off after a crash go first, in order.
+		queue = append(spawned, queue...)
+		switch {
+		case again:
+			g.readyAt = time.Now().Add(o.RetryBackoff << (g.attempt - 1))
+			at, _ := slices.BinarySearchFunc(waiting, g.readyAt, func(w *groupRun, t time.Time) int { return w.readyAt.Compare(t) })
+			waiting = slices.Insert(waiting, at, g)
+		case len(spawned) == 0 || len(g.ps) > 0:
+			e.complete(g)
+			g.l, g.reps = nil, nil
+			finish(g)
 		}
 	}
-	for k, p := range ps {
-		m := ms[k]
-		m.Clock = clock
-		sum := perf.Summarize(reps[k])
+}
+
+// attempt runs one job of a group. It says whether the group wants
+// another attempt (too few clean repetitions so far). A crash is pinned
+// on the snippet whose code faulted, and the others are returned as a new
+// group to time without it; a hang that cannot be pinned returns every
+// snippet as a group of its own. The group itself then keeps only the
+// snippets whose result is final (the culprit), if any.
+func (e *Engine) attempt(g *groupRun, o Options) (again bool, spawned []*groupRun) {
+	if g.l == nil { // built when first run: a call's jobs are not all held at once
+		g.l = e.buildJob(g.ps, g.shared, o)
+	}
+	runStart := time.Now()
+	res, err := e.Runner.Run(g.l.job)
+	e.Stats.Running += time.Since(runStart)
+	e.Stats.Jobs++
+	g.attempt++
+	for _, m := range g.ms {
+		m.Worker = e.Runner.PID()
+	}
+	if err != nil {
+		ce, ok := jit.AsCrash(err, g.l.job)
+		if !ok {
+			for _, m := range g.ms {
+				m.Err = err
+			}
+			return false, nil
+		}
+		if len(g.ps) == 1 {
+			ce.Where = locate(g.ps[0], g.l, 0, ce)
+			g.ms[0].Err = ce
+			return false, nil
+		}
+		culprit := e.culprit(g.l, ce)
+		if culprit < 0 {
+			for k := range g.ps {
+				spawned = append(spawned, newGroupRun(g.ps[k:k+1], g.ms[k:k+1], g.shared))
+			}
+			g.ps, g.ms = nil, nil
+			return false, spawned
+		}
+		ce.Where = locate(g.ps[culprit], g.l, culprit, ce)
+		g.ms[culprit].Err = ce
+		var rp []*prepared
+		var rm []*Measurement
+		for k := range g.ps {
+			if k != culprit {
+				rp, rm = append(rp, g.ps[k]), append(rm, g.ms[k])
+			}
+		}
+		g.ps, g.ms = g.ps[culprit:culprit+1], g.ms[culprit:culprit+1]
+		return false, []*groupRun{newGroupRun(rp, rm, g.shared)}
+	}
+	if o.CacheCounters {
+		note, vals := validation(res)
+		for _, m := range g.ms {
+			m.ValidationNote = note
+			if len(g.ps) == 1 {
+				m.Validation = vals
+			} else if vals != nil {
+				m.ValidationNote = "validation counters cover a whole job: measure with Group 1"
+			}
+		}
+	}
+	clean := len(res.Ticks)
+	for k, p := range g.ps {
+		var r []perf.Rep
+		r, g.clock = interpret(p, g.l, k, res, o, e.Baseline.Get())
+		g.reps[k] = append(g.reps[k], r...)
+		if n := perf.CountClean(g.reps[k]); n < clean {
+			clean = n
+		}
+	}
+	// The quiet value: the median throughput canary of the first
+	// snippet's clean repetitions.
+	if s := perf.Summarize(g.reps[0]); s.Clean > 0 {
+		e.Baseline.Observe(perf.CleanTpCanaries(g.reps[0]), s.Canaries.Latency.Median)
+	}
+	return clean < (o.Reps+1)/2 && g.attempt <= o.MaxRetries, nil
+}
+
+// complete turns a finished group's repetitions into its measurements.
+func (e *Engine) complete(g *groupRun) {
+	for k, p := range g.ps {
+		m := g.ms[k]
+		if m.Err != nil {
+			continue
+		}
+		m.Clock = g.clock
+		sum := perf.Summarize(g.reps[k])
 		m.PerSnippet = sum.Value
 		m.PerInstr = sum.Value.Scale(1 / float64(p.instrs))
 		m.Canaries = sum.Canaries

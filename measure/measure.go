@@ -43,11 +43,13 @@ type Options struct {
 	Calls           int        // calls per point, fewest ticks kept (default 5)
 	TargetTicks     uint64     // TSC ticks per call (default ~20 us)
 	MaxRetries      int        // extra jobs when too many repetitions were disturbed (default 4)
-	// RetryBackoff is the pause before the first extra job, doubled before
-	// each further one (default 20 ms: 20+40+80+160 ms at most with the
-	// default retries). On these KVM guests a neighbour's burst disturbs
-	// every repetition for tens to hundreds of milliseconds at a time; jobs
-	// re-run back to back land in the same burst.
+	// RetryBackoff is the least time between a job and its first extra
+	// job, doubled for each further one (default 20 ms: 20, 40, 80, 160
+	// ms with the default retries). On these KVM guests a neighbour's
+	// burst disturbs every repetition for tens to hundreds of milliseconds
+	// at a time; jobs re-run back to back land in the same burst. The
+	// engine measures other groups meanwhile and sleeps only when nothing
+	// else is left (runGroups).
 	RetryBackoff time.Duration
 	NoFTZ        bool // leave MXCSR's flush-to-zero/denormals-are-zero off
 	// Group is how many snippets share one worker job (and one set of
@@ -145,7 +147,7 @@ type EngineStats struct {
 	Jobs       int           // worker jobs run, retries included
 	Retries    int           // jobs run again because most repetitions were disturbed
 	Running    time.Duration // in the worker
-	Waiting    time.Duration // backing off before a retry
+	Waiting    time.Duration // backing off before a retry, with nothing else to measure
 	Assembling time.Duration // in the assembler
 }
 
@@ -174,8 +176,11 @@ type Measurement struct {
 	PerInstr     perf.Stats // cycles per instruction
 	Clock        perf.Clock // what the cycles were counted with
 	Canaries     perf.Canaries
-	Reps, Clean  int
-	Warnings     []string
+	Reps, Clean  int // repetitions over all the jobs of the snippet, and the clean ones
+	// RepsPerJob is one job's repetitions (Options.Reps): the engine runs
+	// a job again until half of that many are clean.
+	RepsPerJob int
+	Warnings   []string
 	// Validation holds the validation counters (median per repetition of the
 	// whole job: "l1d-read-misses", "llc-read-misses", "dtlb-read-misses")
 	// when asked for and available; ValidationNote says why they are not.

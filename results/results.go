@@ -56,24 +56,27 @@ type Extra struct {
 	Operands string `yaml:"operands,omitempty"` // operand pair of a latency ("2->0")
 	// Addressing is the address shape a lea benchmark measured
 	// ("base+index+disp", see isa.AddressShapes); "" for a form's own.
-	Addressing    string   `yaml:"addressing,omitempty"`
-	Kind          string   `yaml:"kind,omitempty"`   // latency, throughput, ports, snippet
-	Source        string   `yaml:"source,omitempty"` // the snippet's assembly
-	Syntax        string   `yaml:"syntax,omitempty"` // intel or att
-	Repetition    string   `yaml:"repetition_mode"`
-	Copies        int      `yaml:"copies"` // snippet copies in the short body
-	LoopReg       string   `yaml:"loop_register,omitempty"`
-	Clock         string   `yaml:"clock"` // hw-cycles or calibrated-tsc
-	ClockNote     string   `yaml:"clock_note,omitempty"`
-	CyclesPerTick float64  `yaml:"cycles_per_tick,omitempty"`
-	Median        float64  `yaml:"median"` // per instruction, over clean repetitions
-	Min           float64  `yaml:"min"`
-	Max           float64  `yaml:"max"`
-	Reps          int      `yaml:"repetitions"`
-	Clean         int      `yaml:"clean_repetitions"`
-	LatCanary     float64  `yaml:"latency_canary,omitempty"`
-	TpCanary      float64  `yaml:"throughput_canary,omitempty"`
-	Warnings      []string `yaml:"warnings,omitempty"`
+	Addressing    string  `yaml:"addressing,omitempty"`
+	Kind          string  `yaml:"kind,omitempty"`   // latency, throughput, ports, snippet
+	Source        string  `yaml:"source,omitempty"` // the snippet's assembly
+	Syntax        string  `yaml:"syntax,omitempty"` // intel or att
+	Repetition    string  `yaml:"repetition_mode"`
+	Copies        int     `yaml:"copies"` // snippet copies in the short body
+	LoopReg       string  `yaml:"loop_register,omitempty"`
+	Clock         string  `yaml:"clock"` // hw-cycles or calibrated-tsc
+	ClockNote     string  `yaml:"clock_note,omitempty"`
+	CyclesPerTick float64 `yaml:"cycles_per_tick,omitempty"`
+	Median        float64 `yaml:"median"` // per instruction, over clean repetitions
+	Min           float64 `yaml:"min"`
+	Max           float64 `yaml:"max"`
+	Reps          int     `yaml:"repetitions"`
+	Clean         int     `yaml:"clean_repetitions"`
+	// RepsPerJob is one worker job's repetitions: Reps above it means the
+	// engine ran disturbed jobs again (see Noisy).
+	RepsPerJob int      `yaml:"repetitions_per_job,omitempty"`
+	LatCanary  float64  `yaml:"latency_canary,omitempty"`
+	TpCanary   float64  `yaml:"throughput_canary,omitempty"`
+	Warnings   []string `yaml:"warnings,omitempty"`
 	// PassMedians are the per-instruction medians of every pass of a
 	// snippet measured in several passes (Median is their median).
 	PassMedians []float64 `yaml:"pass_medians,omitempty,flow"`
@@ -205,13 +208,26 @@ func ReadFile(path string) ([]*Benchmark, error) {
 	return Parse(path, data)
 }
 
-// Noisy reports whether fewer than half of a result's repetitions were
-// clean: the measuring engine's own threshold for warning that the machine
-// was noisy. Results that do not count their repetitions (llvm-exegesis's)
-// are not noisy.
+// Noisy reports whether a result has fewer clean repetitions than half of
+// one job's (RepsPerJob): the engine runs a disturbed job again, up to
+// its retries, until it has that many, so a noisy result is one its
+// retries could not make clean. A result with enough clean repetitions
+// from several jobs is not noisy: its value is the median of clean
+// repetitions like any other (on the Granite Rapids guest, 106 of 4,056
+// such results moved by more than 1 % when measured again minutes later,
+// as often as quiet results differ between sweeps). Without RepsPerJob
+// (results of portlab before it), half of all its repetitions count. Results that do not
+// count their repetitions (llvm-exegesis's) are not noisy.
 func (b *Benchmark) Noisy() bool {
 	x := b.Portlab
-	return x != nil && x.Reps > 0 && x.Clean*2 < x.Reps
+	if x == nil || x.Reps <= 0 {
+		return false
+	}
+	perJob := x.Reps
+	if x.RepsPerJob > 0 && x.RepsPerJob < perJob {
+		perJob = x.RepsPerJob
+	}
+	return x.Clean*2 < perJob
 }
 
 // Cleanest keeps one result per measured thing and host: of the results

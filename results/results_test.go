@@ -88,4 +88,15 @@ func TestCleanestKeepsTheCleanestResultPerThingAndHost(t *testing.T) {
 	if !noisy.Noisy() || bs[1].Noisy() || bs[4].Noisy() {
 		t.Errorf("Noisy: %v %v %v, want true false false", noisy.Noisy(), bs[1].Noisy(), bs[4].Noisy())
 	}
+	// Retried jobs: 12 clean of 63 repetitions (three jobs of 21) are
+	// enough, 10 are not.
+	retried := res("c", "h1", 12, 3)
+	retried.Portlab.RepsPerJob, retried.Portlab.Reps = 21, 63
+	if retried.Noisy() {
+		t.Error("12 clean repetitions of three 21-repetition jobs read as noisy")
+	}
+	retried.Portlab.Clean = 10
+	if !retried.Noisy() {
+		t.Error("10 clean repetitions of three 21-repetition jobs read as clean")
+	}
 }

@@ -87,7 +87,7 @@ func runPorts(eng *measure.Engine, o Options, forms []*isa.Form, tp map[string]f
 			}
 			batch = append(batch, mb)
 		}
-		if len(batch) >= 64 || i == len(forms)-1 {
+		if len(batch) >= mixBatch || i == len(forms)-1 {
 			if err := flush(); err != nil {
 				return err
 			}
@@ -196,6 +196,10 @@ func ProbeVariant(f, p *isa.Form) *isa.Form {
 	}
 	return p
 }
+
+// mixBatch is how many mixes are measured per batch (see
+// Options.BatchForms).
+const mixBatch = 256
 
 // measureAndAppend measures a batch of benchmarks, counts them and their
 // errors in sum, and appends the results to the sweep's file.

@@ -139,8 +139,8 @@ func runRandomMixes(eng *measure.Engine, o Options, forms []*isa.Form, tp map[st
 		}
 		todo = append(todo, b)
 	}
-	for start := 0; start < len(todo); start += 64 {
-		batch := todo[start:min(start+64, len(todo))]
+	for start := 0; start < len(todo); start += mixBatch {
+		batch := todo[start:min(start+mixBatch, len(todo))]
 		if err := measureAndAppend(eng, o, batch, w, sum); err != nil {
 			return err
 		}
