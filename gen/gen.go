@@ -30,6 +30,7 @@ const (
 	KindMoveLatency     = "move-latency"     // mov a, b; mov b, a chain
 	KindPorts           = "ports"            // port-conflict mix
 	KindRandomMix       = "random-mix"       // a random mix of 2-4 forms, for validating models
+	KindFitMix          = "fit-mix"          // a random mix of 2-4 forms, for fitting models
 	KindHelperRoundTrip = "helper"           // calibration of a cross-class helper pair
 	// KindAddressLatency and KindAddressTP measure lea in one address shape
 	// (Bench.Addressing): not the form's own latency and throughput.

@@ -57,7 +57,13 @@ type BuildReport struct {
 	Measured  int // forms with a measured throughput or latency
 	Classes   int // classes of forms fitted together
 	MixesUsed int // mixes used for fitting
-	HeldOut   []*MixMeasurement
+	// RandomMixesUsed is how many of them were drawn at random (fit-mix).
+	RandomMixesUsed int
+	// Split are the forms fitted in classes of their own because a first
+	// fit of their class mispredicted their random mixes (see Build).
+	Split  []string
+	fitted []*MixMeasurement // the mixes fitted, cross-width ones included
+	HeldOut         []*MixMeasurement
 	// HeldOutExplainable are the held-out mixes that do not contradict the
 	// bottleneck model (see FasterThanAlone and SlowerThanSerial): what a
 	// port mapping can be expected to predict.
@@ -93,8 +99,16 @@ type BuildReport struct {
 // Summary renders the report in a few lines, with up to n examples.
 func (r *BuildReport) Summary(n int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d measured forms in %d classes; %d mixes fitted, %d held out; %d ports: %s; dispatch width %s\n",
-		r.Measured, r.Classes, r.MixesUsed, len(r.HeldOut), len(r.Ports), strings.Join(r.Ports, " "), FormatNum(r.DispatchWidth))
+	fitted := fmt.Sprint(r.MixesUsed)
+	if r.RandomMixesUsed > 0 {
+		fitted += fmt.Sprintf(" (%d drawn at random)", r.RandomMixesUsed)
+	}
+	fmt.Fprintf(&b, "%d measured forms in %d classes; %s mixes fitted, %d held out; %d ports: %s; dispatch width %s\n",
+		r.Measured, r.Classes, fitted, len(r.HeldOut), len(r.Ports), strings.Join(r.Ports, " "), FormatNum(r.DispatchWidth))
+	if len(r.Split) > 0 {
+		fmt.Fprintf(&b, "%d forms fitted in classes of their own: their class's first fit mispredicted their random mixes (e.g. %s)\n",
+			len(r.Split), strings.Join(quoteAll(r.Split[:min(3, len(r.Split))]), ", "))
+	}
 	if r.Contradicting > 0 {
 		fmt.Fprintf(&b, "%d mixes not fitted: no port mapping explains them", r.Contradicting)
 		if n := len(r.FasterThanAlone); n > 0 {
@@ -166,7 +180,63 @@ var (
 // the result keeps the base's ports (adding any the fit opens), header and
 // unmeasured entries, and each measured entry records in its provenance
 // what it replaced.
+//
+// Forms are fitted in classes of forms that behave alike with the probes.
+// Random mixes measured for fitting (fit-mix) can show that forms the
+// probes could not tell apart differ: Build then fits again with every
+// form of a class of several whose fit mixes the first fit mispredicts
+// (beyond InferOptions.SplitTolerance) in a class of its own
+// (BuildReport.Split).
 func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
+	m, rep, err := build(ms, opt, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	split := formsToSplit(m, rep, opt.Infer.splitTolerance())
+	if len(split) == 0 {
+		return m, rep, nil
+	}
+	m, rep, err = build(ms, opt, split)
+	if err != nil {
+		return nil, nil, err
+	}
+	for f := range split {
+		rep.Split = append(rep.Split, f)
+	}
+	sort.Strings(rep.Split)
+	return m, rep, nil
+}
+
+// formsToSplit returns the forms of classes of several forms that take
+// part in a fitted random mix the model predicts more than tol off.
+func formsToSplit(m *Model, rep *BuildReport, tol float64) map[string]bool {
+	classSize := map[int]int{}
+	classOf := map[string]int{}
+	for _, f := range rep.Fits {
+		classSize[f.Class]++
+		classOf[f.Form] = f.Class
+	}
+	split := map[string]bool{}
+	pred := NewPredictor(m)
+	for _, mx := range rep.fitted {
+		if !mx.Random {
+			continue
+		}
+		pr, err := pred.PredictWithOverhead(mx.Parts, mx.Overhead)
+		if err != nil || math.Abs(pr.Cycles-mx.Cycles) <= tol*mx.Cycles {
+			continue
+		}
+		for _, pt := range mx.Parts {
+			if c, ok := classOf[pt.Form]; ok && classSize[c] > 1 {
+				split[pt.Form] = true
+			}
+		}
+	}
+	return split
+}
+
+// build is Build with the forms of split in classes of their own.
+func build(ms *Measurements, opt BuildOptions, split map[string]bool) (*Model, *BuildReport, error) {
 	now := time.Now
 	if opt.Now != nil {
 		now = opt.Now
@@ -259,17 +329,26 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 			continue
 		}
 		fitMixes = append(fitMixes, mx)
+		if mx.Random {
+			rep.RandomMixesUsed++
+		}
 	}
 	rep.MixesUsed = len(fitMixes)
+	rep.fitted = fitMixes
 	// Mixes of 512-bit work with narrower vector forms fit the narrower
 	// forms' ports beside 512-bit work, after the ports themselves (see
 	// wide512.go); the other mixes fit the ports.
 	var crossMixes []*MixMeasurement
 	fitMixes, crossMixes = splitCrossWidth(fitMixes)
-	mixesOf := map[string][]int{}
+	// mixesOf: every mix a form is fitted to; probeMixesOf: only the
+	// probe mixes, which decide the classes (MixMeasurement.Random).
+	mixesOf, probeMixesOf := map[string][]int{}, map[string][]int{}
 	for i, mx := range fitMixes {
 		for _, pt := range mx.Parts {
 			mixesOf[pt.Form] = append(mixesOf[pt.Form], i)
+			if !mx.Random {
+				probeMixesOf[pt.Form] = append(probeMixesOf[pt.Form], i)
+			}
 		}
 	}
 	var names []string
@@ -301,15 +380,17 @@ func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 		// throughput it joins that form's class (ports sweeps may leave
 		// the variants out, `--exclude '*{k}*'`, to halve their time).
 		mixed := n
-		if len(mixesOf[n]) == 0 {
-			if u := variantOf(n); len(mixesOf[u]) > 0 {
+		if len(probeMixesOf[n]) == 0 {
+			if u := variantOf(n); len(probeMixesOf[u]) > 0 {
 				mixed = u
 			}
 		}
 		key := ""
 		wide, narrow := formWidth(n)
-		if len(mixesOf[mixed]) > 0 {
-			key = fmt.Sprintf("%d|%t|%t|%s|%s", int(math.Round(math.Log(fm.Throughput)/math.Log(1.03))), wide, narrow, baseKey, mixSignature(mixed, mixesOf[mixed], fitMixes, ms))
+		if split[n] {
+			key = "split|" + n
+		} else if len(probeMixesOf[mixed]) > 0 {
+			key = fmt.Sprintf("%d|%t|%t|%s|%s", int(math.Round(math.Log(fm.Throughput)/math.Log(1.03))), wide, narrow, baseKey, mixSignature(mixed, probeMixesOf[mixed], fitMixes, ms))
 		} else {
 			key = "solo|" + n
 		}

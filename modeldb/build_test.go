@@ -2,6 +2,7 @@ package modeldb
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -597,5 +598,69 @@ func TestNewestSnippetSupersedes(t *testing.T) {
 	ms = CollectMeasurements([]*results.Benchmark{res("a", "", "throughput", 1, nil), res("b", "", "throughput", 3, nil), res("c", "", "throughput", 2, nil)}, CollectOptions{})
 	if tp := ms.Forms["vaddpd ymm, ymm, ymm"].Throughput; tp != 2 {
 		t.Errorf("undated results: throughput %v, want the median of all, 2", tp)
+	}
+}
+
+// Random mixes measured for fitting (kind fit-mix) teach the fit what the
+// probes cannot: with only integer probes, the vector forms' ports are
+// guesses (vaddpd and vfmadd231ps behave alike beside them and share a
+// class), and fit mixes of 2-4 forms correct them, splitting the classes
+// whose fit they contradict. They do not make classes themselves (a
+// random mix's partners are its own), and a fit mix equal to a validation
+// mix is not fitted.
+func TestBuildFitsRandomMixes(t *testing.T) {
+	truth := loadTruth(t)
+	intProbes := []string{"add r64, r64", "imul r64, r64", "shl r64, imm8", "mov r64, m64", "mov m64, r64"}
+	ms := synthSweep(t, truth, 0.01, 1, func(string) []string { return intProbes })
+	validation := randomMixes(t, truth, 200, 0.01, 2)
+	without, repWithout, err := Build(ms, BuildOptions{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mx := range randomMixes(t, truth, 400, 0.01, 3) {
+		mx.Random = true
+		ms.Mixes = append(ms.Mixes, mx)
+	}
+	_, repFirst, err := build(ms, BuildOptions{Now: fixedNow}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repFirst.Classes != repWithout.Classes {
+		t.Errorf("fit mixes changed the classes: %d, without them %d", repFirst.Classes, repWithout.Classes)
+	}
+	with, repWith, err := Build(ms, BuildOptions{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(repWith.Split) == 0 || !strings.Contains(repWith.Summary(3), "classes of their own") {
+		t.Errorf("no class split; report:\n%s", repWith.Summary(3))
+	}
+	members := map[int]int{}
+	for _, f := range repWith.Fits {
+		members[f.Class]++
+	}
+	for _, f := range repWith.Fits {
+		if slices.Contains(repWith.Split, f.Form) && members[f.Class] != 1 {
+			t.Errorf("split form %s shares class %d with %d others", f.Form, f.Class, members[f.Class]-1)
+		}
+	}
+	rw, rwo := EvaluateMixMeasurements(with, validation, 0.10), EvaluateMixMeasurements(without, validation, 0.10)
+	t.Logf("without fit mixes: %s\nwith them: %s", rwo.Summary(3), rw.Summary(3))
+	if rw.Fraction() < 0.9 || rw.Fraction() < rwo.Fraction()+0.1 {
+		t.Errorf("validation mixes within 10%%: %.1f%% with fit mixes, %.1f%% without (want at least 90%% and 10 points more)", 100*rw.Fraction(), 100*rwo.Fraction())
+	}
+
+	// A fit-mix result equal to a random-mix result is left out.
+	res := func(kind string, v float64) *results.Benchmark {
+		return &results.Benchmark{Mode: "inverse_throughput", Measurements: []results.Measurement{{Key: "inverse_throughput", Value: v, PerSnippetValue: 2 * v}},
+			Portlab: &results.Extra{Kind: kind, Mix: []results.MixPart{{Form: "add r64, r64", Count: 1}, {Form: "imul r64, r64", Count: 1}}}}
+	}
+	got := CollectMeasurements([]*results.Benchmark{res(FitMixKind, 0.5), res(RandomMixKind, 0.5)}, CollectOptions{})
+	if len(got.Mixes) != 0 || len(got.RandomMixes) != 1 {
+		t.Errorf("a fit mix equal to a validation mix: %d fitted, %d validation mixes (want 0 and 1)", len(got.Mixes), len(got.RandomMixes))
+	}
+	got = CollectMeasurements([]*results.Benchmark{res(FitMixKind, 0.5)}, CollectOptions{})
+	if len(got.Mixes) != 1 || !got.Mixes[0].Random {
+		t.Errorf("a fit mix alone: %d fitted mixes (want 1, marked Random)", len(got.Mixes))
 	}
 }

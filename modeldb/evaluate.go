@@ -99,8 +99,9 @@ func EvaluateMixes(m *Model, bs []*results.Benchmark, tolerance float64, which M
 // MixSet selects the mixes EvaluateMixes scores.
 type MixSet int
 
-// Mix sets: every mix, the port-conflict mixes (form with probe), or the
-// random mixes measured for validation (sweep.RandomMixes).
+// Mix sets: every mix, the mixes model build fits (port-conflict mixes of
+// a form with a probe, and random mixes measured for fitting, kind
+// fit-mix), or the random mixes measured for validation (kind random-mix).
 const (
 	AllMixes MixSet = iota
 	PortMixesOnly

@@ -76,8 +76,19 @@ type InferOptions struct {
 	MaxPasses int
 	// MaxPorts caps the ports abstract inference may open (default 32).
 	MaxPorts int
+	// SplitTolerance is the relative error of a fitted random mix beyond
+	// which Build fits its forms again in classes of their own (default
+	// 0.10).
+	SplitTolerance float64
 	// noMemo turns the memo off (tests: it must change no result).
 	noMemo bool
+}
+
+func (o InferOptions) splitTolerance() float64 {
+	if o.SplitTolerance <= 0 {
+		return 0.10
+	}
+	return o.SplitTolerance
 }
 
 func (o *InferOptions) defaults() {

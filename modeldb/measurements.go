@@ -3,6 +3,7 @@ package modeldb
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,7 +20,9 @@ type Measurements struct {
 	Forms map[string]*FormMeasurements // by canonical form name
 	Mixes []*MixMeasurement
 	// RandomMixes are mixes measured to validate a model (results of kind
-	// "random-mix", see sweep.RandomMixes): never fitted to.
+	// "random-mix", see sweep.RandomMixes): never fitted to. Mixes holds
+	// the random mixes measured for fitting (kind "fit-mix", Random set),
+	// less any that equals one of these.
 	RandomMixes []*MixMeasurement
 	Hosts       []string // CPU signatures seen, sorted
 	// Skipped says why results were not used (one line per reason, with a count).
@@ -80,7 +83,12 @@ type MixMeasurement struct {
 	// (dependency-breaking resets of forms that read what they write):
 	// dispatch slots the measured code took that no part accounts for.
 	Overhead float64
-	vals     snippetValues
+	// Random marks a mix drawn at random for fitting (kind "fit-mix")
+	// rather than a form with a probe: model build fits it, but forms are
+	// grouped into classes by their probe mixes alone (a random mix's
+	// partners are its own, and would leave every form a class of one).
+	Random bool
+	vals   snippetValues
 }
 
 // Key identifies the mix (sorted parts).
@@ -99,8 +107,12 @@ func mixKey(parts []MixPart) string {
 	return b.String()
 }
 
-// RandomMixKind is the result kind of random mixes (gen.KindRandomMix).
-const RandomMixKind = "random-mix"
+// RandomMixKind is the result kind of random mixes (gen.KindRandomMix),
+// FitMixKind that of random mixes measured for fitting (gen.KindFitMix).
+const (
+	RandomMixKind = "random-mix"
+	FitMixKind    = "fit-mix"
+)
 
 // AddressLatencyKind and AddressThroughputKind are the result kinds of lea
 // measured in one address shape (gen.KindAddressLatency, gen.KindAddressTP).
@@ -179,12 +191,15 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			}
 			k := mixKey(parts)
 			list := &ms.Mixes
-			if x.Kind == RandomMixKind {
+			switch x.Kind {
+			case RandomMixKind:
 				k, list = "random|"+k, &ms.RandomMixes
+			case FitMixKind:
+				k = "fit|" + k
 			}
 			mm, ok := mixes[k]
 			if !ok {
-				mm = &MixMeasurement{Parts: parts, Host: host}
+				mm = &MixMeasurement{Parts: parts, Host: host, Random: x.Kind == FitMixKind}
 				mixes[k] = mm
 				*list = append(*list, mm)
 			}
@@ -306,6 +321,19 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 	for _, mm := range append(ms.Mixes, ms.RandomMixes...) {
 		mm.Cycles = median(mm.vals.values())
 	}
+	// A mix drawn for fitting that is also in the validation set is not
+	// fitted: the validation set stays unseen.
+	validation := map[string]bool{}
+	for _, mm := range ms.RandomMixes {
+		validation[mm.Key()] = true
+	}
+	ms.Mixes = slices.DeleteFunc(ms.Mixes, func(mm *MixMeasurement) bool {
+		if mm.Random && validation[mm.Key()] {
+			skipped["fit-mix results equal to a random-mix (validation) result, not fitted"]++
+			return true
+		}
+		return false
+	})
 	for h := range hosts {
 		ms.Hosts = append(ms.Hosts, h)
 	}

@@ -138,7 +138,7 @@ func WriteAgreement(w io.Writer, ag Agreement) {
 		ag.FormsWithin, ag.FormsCompared, pct(ag.FormsWithin, ag.FormsCompared), 100*ag.Tolerance,
 		ag.Within, ag.Compared, pct(ag.Within, ag.Compared))
 	if ag.Noisy > 0 {
-		fmt.Fprintf(w, "%d of the benchmarks (%.2f%%) were noisy in either sweep (fewer than half of their repetitions clean): the machine was disturbed\n",
+		fmt.Fprintf(w, "%d of the benchmarks (%.2f%%) were noisy in either sweep (fewer than half of one job's repetitions clean after retries): the machine was disturbed\n",
 			ag.Noisy, pct(ag.Noisy, ag.Compared))
 		quiet := ag.Compared - ag.Noisy
 		fmt.Fprintf(w, "without them: %d of %d forms (%.2f%%) agree on every benchmark; %d of %d benchmarks (%.2f%%)\n",

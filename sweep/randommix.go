@@ -25,8 +25,9 @@ var DefaultMixForms = [2]int{2, 4}
 // by the memory system or microcode (see memorySystemBound,
 // maxMixThroughput), and legacy-SSE vector forms together with VEX/EVEX
 // ones. Forms that cannot be mixed are drawn again; the draw depends only
-// on seed, the forms and tp.
-func RandomMixes(forms []*isa.Form, tp map[string]float64, n int, lo, hi int, seed int64) []*gen.Bench {
+// on seed, the forms and tp. kind is the benchmarks' kind: gen.KindRandomMix
+// (a validation set) or gen.KindFitMix (a training set).
+func RandomMixes(forms []*isa.Form, tp map[string]float64, n int, lo, hi int, seed int64, kind string) []*gen.Bench {
 	var pool []*isa.Form
 	for _, f := range forms {
 		if t := tp[f.Name()]; t > 0 && t <= maxMixThroughput && gen.Unmeasurable(f) == "" && !memorySystemBound(f) && !ownAddressing(f) {
@@ -67,7 +68,7 @@ func RandomMixes(forms []*isa.Form, tp map[string]float64, n int, lo, hi int, se
 		if err != nil {
 			continue
 		}
-		b.Kind = gen.KindRandomMix
+		b.Kind = kind
 		out = append(out, b)
 	}
 	return out
@@ -127,9 +128,13 @@ func runRandomMixes(eng *measure.Engine, o Options, forms []*isa.Form, tp map[st
 	if lo == 0 && hi == 0 {
 		lo, hi = DefaultMixForms[0], DefaultMixForms[1]
 	}
-	drawn := RandomMixes(forms, tp, o.RandomMixes, lo, hi, o.MixSeed)
+	kind, what := gen.KindRandomMix, "random mixes"
+	if o.FitMixes {
+		kind, what = gen.KindFitMix, "fit mixes"
+	}
+	drawn := RandomMixes(forms, tp, o.RandomMixes, lo, hi, o.MixSeed, kind)
 	if len(drawn) == 0 {
-		return fmt.Errorf("random mixes: no mix of %d-%d forms can be drawn from the %d selected forms (they need a measured throughput, at most %d cycles, and must not be bound by the memory system)", lo, hi, len(forms), maxMixThroughput)
+		return fmt.Errorf("%s: no mix of %d-%d forms can be drawn from the %d selected forms (they need a measured throughput, at most %d cycles, and must not be bound by the memory system)", what, lo, hi, len(forms), maxMixThroughput)
 	}
 	var todo []*gen.Bench
 	for _, b := range drawn {
@@ -145,7 +150,7 @@ func runRandomMixes(eng *measure.Engine, o Options, forms []*isa.Form, tp map[st
 			return err
 		}
 		if o.Progress != nil {
-			o.Progress(start+len(batch), len(todo), "random mixes")
+			o.Progress(start+len(batch), len(todo), what)
 		}
 	}
 	return nil

@@ -41,6 +41,10 @@ type Options struct {
 	RandomMixes int
 	MixForms    [2]int
 	MixSeed     int64
+	// FitMixes makes the random mixes a model's training set instead
+	// (result kind fit-mix, which model build fits; draw them with
+	// another seed than the validation set's).
+	FitMixes bool
 	// Out is the results file: appended to batch by batch; with Resume,
 	// benchmarks already in it are skipped. "" keeps results in memory only.
 	Out    string

@@ -509,7 +509,7 @@ func runModelEval(args []string, stdout, stderr io.Writer) error {
 	limit := fs.Int("limit", 10, "how many of the worst mixes to list")
 	asJSON := fs.Bool("json", false, "print JSON")
 	lenient := fs.Bool("lenient", false, "accept forms the catalog lacks")
-	which := fs.String("mixes", "all", "which mixes to score: all, ports (form with probe, what model build fits) or random (bench --mode random-mixes, never fitted)")
+	which := fs.String("mixes", "all", "which mixes to score: all, ports (what model build fits: form with probe, and bench --mode fit-mixes) or random (bench --mode random-mixes, never fitted)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: portlab model eval --model M [--mixes all|ports|random] RESULTS...   (results with mixes)")
 		fs.PrintDefaults()

@@ -66,19 +66,25 @@ func runSweep(f sweepFlags, stdout, stderr io.Writer) error {
 	if modes == "" {
 		modes = "latency,throughput"
 	}
+	fitOrRandom := false
 	for _, m := range strings.Split(modes, ",") {
-		switch strings.TrimSpace(m) {
+		m = strings.TrimSpace(m)
+		switch m {
 		case "latency":
 			o.Latency = true
 		case "throughput", "inverse_throughput":
 			o.Throughput = true
 		case "ports":
 			o.Ports = true
-		case "random-mixes":
+		case "random-mixes", "fit-mixes":
 			// Throughputs choose the counts (a resumed sweep has them).
 			o.Throughput, o.RandomMixes = true, f.mixes
+			if o.FitMixes != (m == "fit-mixes") && fitOrRandom {
+				return usageError{"--mode: random-mixes (a validation set) and fit-mixes (a training set) are separate runs, with separate seeds"}
+			}
+			o.FitMixes, fitOrRandom = m == "fit-mixes", true
 		default:
-			return usageError{fmt.Sprintf("--mode: unknown mode %q (want latency, throughput, ports, random-mixes)", m)}
+			return usageError{fmt.Sprintf("--mode: unknown mode %q (want latency, throughput, ports, random-mixes, fit-mixes)", m)}
 		}
 	}
 	var err error
