@@ -61,9 +61,9 @@ type BuildReport struct {
 	RandomMixesUsed int
 	// Split are the forms fitted in classes of their own because a first
 	// fit of their class mispredicted their random mixes (see Build).
-	Split  []string
-	fitted []*MixMeasurement // the mixes fitted, cross-width ones included
-	HeldOut         []*MixMeasurement
+	Split   []string
+	fitted  []*MixMeasurement // the mixes fitted, cross-width ones included
+	HeldOut []*MixMeasurement
 	// HeldOutExplainable are the held-out mixes that do not contradict the
 	// bottleneck model (see FasterThanAlone and SlowerThanSerial): what a
 	// port mapping can be expected to predict.
