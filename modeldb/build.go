@@ -183,16 +183,19 @@ var (
 //
 // Forms are fitted in classes of forms that behave alike with the probes.
 // Random mixes measured for fitting (fit-mix) can show that forms the
-// probes could not tell apart differ: Build then fits again with every
-// form of a class of several whose fit mixes the first fit mispredicts
-// (beyond InferOptions.SplitTolerance) in a class of its own
+// probes could not tell apart differ: with InferOptions.SplitTolerance,
+// Build then fits again with every form of a class of several whose fit
+// mixes the first fit mispredicts beyond it in a class of its own
 // (BuildReport.Split).
 func Build(ms *Measurements, opt BuildOptions) (*Model, *BuildReport, error) {
 	m, rep, err := build(ms, opt, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	split := formsToSplit(m, rep, opt.Infer.splitTolerance())
+	if opt.Infer.SplitTolerance <= 0 {
+		return m, rep, nil
+	}
+	split := formsToSplit(m, rep, opt.Infer.SplitTolerance)
 	if len(split) == 0 {
 		return m, rep, nil
 	}
@@ -455,6 +458,9 @@ func build(ms *Measurements, opt BuildOptions, split map[string]bool) (*Model, *
 				cl.mem = p.defaultMemoryUses(opt.Base, cl.forms[0], cl.tp)
 			}
 		}
+	}
+	if opt.Base != nil {
+		p.narrowLoadsOnEveryLoadPort(opt.Base)
 	}
 	rep.MemoryPath = p.calibrateStores(fitMixes, classOf)
 	// Memory forms may be their register form plus a load or store.
@@ -945,6 +951,52 @@ func (p *inferProblem) defaultMemoryUses(base *Model, form string, tp float64) [
 		return nil
 	}
 	return p.fixedMemoryUses(mergeUses(mem), tp)
+}
+
+// narrowLoadsOnEveryLoadPort gives every form that reads 128 bits or
+// less (or broadcasts) the load ports the plain 64-bit load grew to
+// (growMemory): the memory part comes from the base, which has two load
+// ports where the host has three, and only a form whose own throughput
+// needed the third got it. In random mixes such loads ran three a cycle
+// (Granite Rapids guest: 54 loads of m128 and m64bcst operands in 18.2
+// cycles, where two ports predicted 27); 256- and 512-bit load-ops ran
+// 2-2.5 a cycle and keep theirs.
+func (p *inferProblem) narrowLoadsOnEveryLoadPort(base *Model) {
+	e, ok := base.Lookup(loadForms["gpr"])
+	if !ok || len(e.PortPressure) != 1 {
+		return
+	}
+	loadGroup := p.compile(e.PortPressure)[0].mask
+	grown := p.memGrown[loadGroup]
+	if grown == 0 {
+		return
+	}
+	for _, cl := range p.classes {
+		f, ok := isa.Lookup(cl.forms[0])
+		if !ok || !narrowRead(f) {
+			continue
+		}
+		for i, u := range cl.mem {
+			if u.mask == loadGroup {
+				cl.mem[i].mask |= grown
+			}
+		}
+	}
+}
+
+// narrowRead reports whether f reads a memory operand of 128 bits or less
+// (a broadcast reads one element).
+func narrowRead(f *isa.Form) bool {
+	mi := memoryOperand(f)
+	if mi < 0 || f.Operands[mi].Access&isa.Read == 0 {
+		return false
+	}
+	switch k := f.Operands[mi].Kind; k {
+	case isa.KindM256, isa.KindM512:
+		return false
+	default:
+		return k != isa.KindMoffs
+	}
 }
 
 // memoryClass names the register class whose plain load or store a memory

@@ -310,6 +310,7 @@ func runModelBuild(args []string, stdout, stderr io.Writer) error {
 	holdout := fs.Float64("holdout", 0, "fraction of the mixes to keep out of the fit and predict afterwards (0-1)")
 	tol := fs.Float64("tolerance", 0.02, "how much worse (RMS relative error) a smaller port mapping may fit and still be chosen")
 	lowConf := fs.Float64("low-confidence", 0.05, "fit error above which a form is marked low-confidence")
+	split := fs.Float64("split-tolerance", 0, "with fit mixes (bench --mode fit-mixes): fit again, each in a class of its own, the forms of fit mixes the first fit mispredicts by more than this (relative; 0: never)")
 	fits := fs.String("fits", "", "write every form's fit (class, mixes, error, confidence) as CSV here")
 	examples := fs.Int("examples", 10, "how many low-confidence forms and corrections to list")
 	compact := fs.Bool("compact", false, compactHelp)
@@ -326,6 +327,9 @@ func runModelBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(pos) == 0 {
 		return usageError{"want result files (portlab bench sweeps with throughput, latency and ports modes)"}
+	}
+	if *split < 0 {
+		return usageError{fmt.Sprintf("--split-tolerance %v: want a relative error (0: never split)", *split)}
 	}
 	if *holdout < 0 || *holdout >= 1 {
 		return usageError{fmt.Sprintf("--holdout %v: want a fraction in [0, 1)", *holdout)}
@@ -348,7 +352,7 @@ func runModelBuild(args []string, stdout, stderr io.Writer) error {
 	ms := modeldb.CollectMeasurements(bs, modeldb.CollectOptions{OpcodeForms: opcodes})
 	m, rep, err := modeldb.Build(ms, modeldb.BuildOptions{
 		Name: *name, LLVMCPU: *llvmCPU, Base: baseModel, HoldOut: *holdout, Sources: pos,
-		Infer: modeldb.InferOptions{Tolerance: *tol, LowConfidence: *lowConf},
+		Infer: modeldb.InferOptions{Tolerance: *tol, LowConfidence: *lowConf, SplitTolerance: *split},
 	})
 	if err != nil {
 		return err
