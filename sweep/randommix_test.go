@@ -171,6 +171,37 @@ func TestRunRandomMixes(t *testing.T) {
 	if sum.Benchmarks != noisy {
 		t.Errorf("the resumed run measured %d benchmarks again, want the %d noisy ones", sum.Benchmarks, noisy)
 	}
+
+	// The same draw as a training set: kind fit-mix, which model build
+	// fits and model eval --mixes random leaves alone.
+	o.FitMixes, o.MixSeed, o.RandomMixes = true, 4, 3
+	sum, err = Run(e, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit := 0
+	for _, b := range results.Cleanest(sum.Results) {
+		if b.Portlab.Kind == gen.KindFitMix && len(b.Portlab.Mix) >= 2 && b.Error == "" {
+			fit++
+		}
+	}
+	if fit != 3 {
+		t.Errorf("%d fit mixes measured, want 3", fit)
+	}
+	all, err := results.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := modeldb.CollectMeasurements(results.Cleanest(all), modeldb.CollectOptions{})
+	random := 0
+	for _, mx := range ms.Mixes {
+		if mx.Random {
+			random++
+		}
+	}
+	if random != 3 || len(ms.RandomMixes) != 5 {
+		t.Errorf("collected %d fit mixes and %d validation mixes, want 3 and 5", random, len(ms.RandomMixes))
+	}
 }
 
 // TestLoadOpPasses: with LoadOpPasses a sweep measures the throughput of

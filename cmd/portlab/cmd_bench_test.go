@@ -77,6 +77,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		"--mix-forms \"1-3\"":                           {"bench", "--forms", "add r64, r64", "--mode", "random-mixes", "--mix-forms", "1-3"},
 		"--mix-forms \"4-2\"":                           {"bench", "--forms", "add r64, r64", "--mode", "random-mixes", "--mix-forms", "4-2"},
 		"want latency, throughput, ports, random-mixes": {"bench", "--forms", "add r64, r64", "--mode", "mixes"},
+		"separate runs, with separate seeds":            {"bench", "--forms", "add r64, r64", "--mode", "random-mixes,fit-mixes"},
 	}
 	for want, args := range cases {
 		var stdout, stderr bytes.Buffer
