@@ -505,8 +505,8 @@ func newGroupRun(ps []*prepared, ms []*Measurement, shared []*jit.Object) *group
 // job re-run back to back lands in the same burst. The retry waits at
 // least o.RetryBackoff (doubled per further retry) and the other groups
 // are measured meanwhile, so the wait costs no time unless nothing else
-// is left. finish is called as each group completes.
-// attempt runs one job of a group (Engine.attempt in use).
+// is left. attempt runs one job of a group (Engine.attempt; tests fake
+// it); finish is called as each group completes.
 func (e *Engine) runGroups(groups []*groupRun, o Options, attempt func(*groupRun) (again bool, spawned []*groupRun), finish func(g *groupRun)) {
 	queue := groups
 	var waiting []*groupRun // by readyAt
@@ -531,6 +531,8 @@ func (e *Engine) runGroups(groups []*groupRun, o Options, attempt func(*groupRun
 			at, _ := slices.BinarySearchFunc(waiting, g.readyAt, func(w *groupRun, t time.Time) int { return w.readyAt.Compare(t) })
 			waiting = slices.Insert(waiting, at, g)
 		case len(spawned) == 0 || len(g.ps) > 0:
+			// Finished, or a crash left only its culprit here (after a
+			// hang that could not be pinned, every snippet is spawned).
 			e.complete(g)
 			g.l, g.reps = nil, nil
 			finish(g)

@@ -991,12 +991,8 @@ func narrowRead(f *isa.Form) bool {
 	if mi < 0 || f.Operands[mi].Access&isa.Read == 0 {
 		return false
 	}
-	switch k := f.Operands[mi].Kind; k {
-	case isa.KindM256, isa.KindM512:
-		return false
-	default:
-		return k != isa.KindMoffs
-	}
+	k := f.Operands[mi].Kind
+	return k != isa.KindM256 && k != isa.KindM512 && k != isa.KindMoffs
 }
 
 // memoryClass names the register class whose plain load or store a memory

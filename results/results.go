@@ -216,8 +216,9 @@ func ReadFile(path string) ([]*Benchmark, error) {
 // repetitions like any other (on the Granite Rapids guest, 106 of 4,056
 // such results moved by more than 1 % when measured again minutes later,
 // as often as quiet results differ between sweeps). Without RepsPerJob
-// (results of portlab before it), half of all its repetitions count. Results that do not
-// count their repetitions (llvm-exegesis's) are not noisy.
+// (results of portlab before it), half of all its repetitions count.
+// Results that do not count their repetitions (llvm-exegesis's) are not
+// noisy.
 func (b *Benchmark) Noisy() bool {
 	x := b.Portlab
 	if x == nil || x.Reps <= 0 {
