@@ -288,10 +288,22 @@ func slot(n int, store bool, size int) int64 {
 const rmwSlots = 32
 
 // rmwSlot returns the displacement of slot n of a read-modify-write
-// operand of size bytes: stores' region, consecutive operand-sized slots,
-// at least 8 bytes apart.
-func rmwSlot(n int, size int) int64 {
-	return 2048 + int64(max(size, 8)*(n%rmwSlots))
+// operand of size bytes in RMW region r: stores' region, consecutive
+// operand-sized slots, at least 8 bytes apart. Region 0 is the one of a
+// form alone; in a mix every read-modify-write stream has a region of its
+// own (stream.rmwRegion), so that two such forms never chain through one
+// another's slots.
+func rmwSlot(n, size, r int) int64 {
+	stride := max(size, 8)
+	return 2048 + int64(stride*(r*rmwSlots+n%rmwSlots))
+}
+
+// chainsThroughMemory reports whether f's instances on one slot form a
+// chain through memory (a read-modify-write form other than a string
+// instruction, whose addresses advance): its streams need an instance per
+// slot (rmwSlots) to run at its throughput.
+func chainsThroughMemory(f *isa.Form) bool {
+	return readModifyWrite(f) && !f.Has(isa.AttrString)
 }
 
 // readModifyWrite reports whether one of f's memory operands is both read
@@ -325,6 +337,12 @@ func memSize(k isa.Kind) int {
 // (for register classes) and memory slot; immediates and fixed operands
 // come from the form's example operands.
 func instance(f *isa.Form, regs []string, memSlot int) (string, error) {
+	return instanceIn(f, regs, memSlot, memSlot, 0)
+}
+
+// instanceIn is instance with a read-modify-write operand on slot rmw of
+// RMW region region (rmwSlot).
+func instanceIn(f *isa.Form, regs []string, memSlot, rmw, region int) (string, error) {
 	args := f.ExampleArgs()
 	for i, op := range f.Operands {
 		a := &args[i]
@@ -343,7 +361,7 @@ func instance(f *isa.Form, regs []string, memSlot int) (string, error) {
 			store := op.Access&(isa.Write|isa.CondWrite) != 0
 			disp := slot(memSlot, store, memSize(op.Kind))
 			if readsAndWrites(op.Access) {
-				disp = rmwSlot(memSlot, memSize(op.Kind))
+				disp = rmwSlot(rmw, memSize(op.Kind), region)
 			}
 			if stateSaves[f.Mnemonic] {
 				disp = slot(0, true, 8)

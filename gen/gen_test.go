@@ -424,3 +424,51 @@ func TestEveryFormGeneratesAssemblableSnippets(t *testing.T) {
 		t.Errorf("only %d measurable forms", measurable)
 	}
 }
+
+// TestMixGivesReadModifyWriteFormsAllTheirSlots: a read-modify-write form
+// in a mix cycles through all its memory slots in every copy (8 instances of
+// sub m16, r16 on 8 slots chained through store forwarding and ran one a
+// cycle beside vpmovsqd, two a cycle alone), and two such forms never
+// touch one another's bytes.
+func TestMixGivesReadModifyWriteFormsAllTheirSlots(t *testing.T) {
+	b, err := MixN([]*isa.Form{form(t, "sub m16, r16"), form(t, "vpmovsqd xmm, xmm"), form(t, "add m64, imm8")}, []int{8, 4, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, err := isa.Parse("mix.s", []byte(".intel_syntax noprefix\n"+strings.Join(lines(b), "\n")+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	addrs := map[string]map[int64]int{} // mnemonic -> displacement -> instances
+	owner := map[int64]string{}         // byte -> mnemonic writing it
+	for _, in := range file.Insts() {
+		for _, a := range in.Args {
+			if a.Type != isa.OpMem {
+				continue
+			}
+			if addrs[in.Mnemonic] == nil {
+				addrs[in.Mnemonic] = map[int64]int{}
+			}
+			addrs[in.Mnemonic][a.Mem.Disp]++
+			size := map[string]int64{"sub": 2, "add": 8}[in.Mnemonic]
+			for d := a.Mem.Disp; d < a.Mem.Disp+size; d++ {
+				if w, ok := owner[d]; ok && w != in.Mnemonic {
+					t.Fatalf("byte %d written by %s and %s", d, w, in.Mnemonic)
+				}
+				owner[d] = in.Mnemonic
+			}
+		}
+	}
+	for _, mn := range []string{"sub", "add"} {
+		if len(addrs[mn]) != rmwSlots {
+			t.Errorf("%s on %d addresses per copy, want %d", mn, len(addrs[mn]), rmwSlots)
+		}
+		lo, hi := 1<<30, 0
+		for _, n := range addrs[mn] {
+			lo, hi = min(lo, n), max(hi, n)
+		}
+		if hi > lo+1 {
+			t.Errorf("%s: %d to %d instances per address in one copy, want them even", mn, lo, hi)
+		}
+	}
+}

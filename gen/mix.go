@@ -101,17 +101,24 @@ func MixN(forms []*isa.Form, counts []int) (*Bench, error) {
 		if i >= 2 {
 			st.slotOff = 32 * i
 		}
+		st.rmwRegion = i
 		streams[i] = st
 	}
 	// Interleave evenly (Bresenham over the round's slots), repeated so
 	// each copy has at least 12 instructions and each stream cycles
 	// through its whole register pool within one copy (a copy shorter than
-	// the pool would reuse registers and chain).
+	// the pool would reuse registers and chain), a read-modify-write
+	// stream through all its memory slots (rmwSlots: 8 instances of
+	// sub m16, r16 per copy on 8 slots chained through store forwarding
+	// and ran one a cycle beside vpmovsqd, where alone they run two).
 	reps := 1
 	for {
 		ok := total*reps >= 12
 		for i, st := range streams {
 			ok = ok && counts[i]*reps >= st.k
+			if chainsThroughMemory(forms[i]) {
+				ok = ok && counts[i]*reps >= rmwSlots
+			}
 		}
 		if ok {
 			break

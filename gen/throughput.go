@@ -36,6 +36,9 @@ type stream struct {
 	k       int        // instances per rotation
 	resets  []string   // dependency-breaking resets of implicit registers before each instance
 	slotOff int
+	// rmwRegion is the region of the read-modify-write slots (rmwSlot):
+	// 0 alone, the stream's position in a mix.
+	rmwRegion int
 }
 
 // chained reports whether a form's written registers are also inputs
@@ -165,7 +168,7 @@ func (st *stream) line(n int) (string, error) {
 			r[i] = pool[n%len(pool)]
 		}
 	}
-	return instance(st.f, r, n+st.slotOff)
+	return instanceIn(st.f, r, n+st.slotOff, n, st.rmwRegion)
 }
 
 // Throughput returns the reciprocal-throughput benchmark of a form:
@@ -186,7 +189,7 @@ func Throughput(f *isa.Form) (*Bench, error) {
 	if n > 24 {
 		n = 24
 	}
-	if readModifyWrite(f) && !f.Has(isa.AttrString) {
+	if chainsThroughMemory(f) {
 		// One instance per slot: the chain through memory must not set
 		// the pace (rmwSlots).
 		n = rmwSlots

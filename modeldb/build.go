@@ -610,7 +610,7 @@ func build(ms *Measurements, opt BuildOptions, split map[string]bool) (*Model, *
 				fit.Confidence = "low"
 			case c.err > p.opt.LowConfidence:
 				fit.Confidence = "low"
-				fit.Note = fmt.Sprintf("ports fit the mixes poorly (RMS error %s, worst %s)", formatPct(c.err), formatPct(c.maxErr))
+				fit.Note = fmt.Sprintf("ports fit the mixes poorly (error %s, worst %s)", formatPct(c.err), formatPct(c.maxErr))
 			default:
 				fit.Confidence = "high"
 			}

@@ -123,7 +123,7 @@ func (p *inferProblem) fit512(mixes []*MixMeasurement, classOf map[string]int) [
 				continue
 			}
 			e := (v - x.y) / x.y
-			sum += e * e
+			sum += p.mixLoss(e)
 			n++
 		}
 		if n == 0 {

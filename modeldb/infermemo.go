@@ -262,7 +262,7 @@ func (p *inferProblem) sumErrors(c int, vec *predVec, sample []int) {
 			k = cl.mixes[sample[j]]
 		}
 		e := (pred - p.mixes[k].y) / p.mixes[k].y
-		sum += e * e
+		sum += p.mixLoss(e)
 		mx = max(mx, math.Abs(e))
 		cnt++
 	}
@@ -284,6 +284,18 @@ func (p *inferProblem) pruneMemo(c int) {
 // curError is class c's error with its current mapping (what evaluate of
 // it gives), from the current predictions.
 func (p *inferProblem) curError(c int) (err, maxErr float64, n int) {
+	return p.curErrorBy(c, p.mixLoss)
+}
+
+// plainError is curError without the cap: the RMS of the mixes' relative
+// errors, what a form's fit error reports.
+func (p *inferProblem) plainError(c int) (err, maxErr float64, n int) {
+	return p.curErrorBy(c, func(e float64) float64 { return e * e })
+}
+
+// curErrorBy is class c's error with its current mapping, loss giving
+// what one mix's relative error adds.
+func (p *inferProblem) curErrorBy(c int, loss func(float64) float64) (err, maxErr float64, n int) {
 	cl := p.classes[c]
 	sum := 0.0
 	for _, k := range cl.mixes {
@@ -292,7 +304,7 @@ func (p *inferProblem) curError(c int) (err, maxErr float64, n int) {
 			continue
 		}
 		e := (pred - p.mixes[k].y) / p.mixes[k].y
-		sum += e * e
+		sum += loss(e)
 		maxErr = max(maxErr, math.Abs(e))
 		n++
 	}

@@ -308,8 +308,9 @@ func runModelBuild(args []string, stdout, stderr io.Writer) error {
 	name := fs.String("name", "", "model name")
 	llvmCPU := fs.String("llvm-cpu", "", "LLVM -mcpu name of the measured CPU (default: the base model's)")
 	holdout := fs.Float64("holdout", 0, "fraction of the mixes to keep out of the fit and predict afterwards (0-1)")
-	tol := fs.Float64("tolerance", 0.02, "how much worse (RMS relative error) a smaller port mapping may fit and still be chosen")
+	tol := fs.Float64("tolerance", 0.005, "how much worse (RMS relative error) a smaller port mapping may fit and still be chosen")
 	lowConf := fs.Float64("low-confidence", 0.05, "fit error above which a form is marked low-confidence")
+	errCap := fs.Float64("error-cap", 0.12, "relative error at which one mix's share of a fit error stops growing (a mix no mapping explains counts as a miss)")
 	split := fs.Float64("split-tolerance", 0, "with fit mixes (bench --mode fit-mixes): fit again, each in a class of its own, the forms of fit mixes the first fit mispredicts by more than this (relative; 0: never)")
 	fits := fs.String("fits", "", "write every form's fit (class, mixes, error, confidence) as CSV here")
 	examples := fs.Int("examples", 10, "how many low-confidence forms and corrections to list")
@@ -330,6 +331,9 @@ func runModelBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	if *split < 0 {
 		return usageError{fmt.Sprintf("--split-tolerance %v: want a relative error (0: never split)", *split)}
+	}
+	if *errCap <= 0 {
+		return usageError{fmt.Sprintf("--error-cap %v: want a relative error above 0", *errCap)}
 	}
 	if *holdout < 0 || *holdout >= 1 {
 		return usageError{fmt.Sprintf("--holdout %v: want a fraction in [0, 1)", *holdout)}
@@ -352,7 +356,7 @@ func runModelBuild(args []string, stdout, stderr io.Writer) error {
 	ms := modeldb.CollectMeasurements(bs, modeldb.CollectOptions{OpcodeForms: opcodes})
 	m, rep, err := modeldb.Build(ms, modeldb.BuildOptions{
 		Name: *name, LLVMCPU: *llvmCPU, Base: baseModel, HoldOut: *holdout, Sources: pos,
-		Infer: modeldb.InferOptions{Tolerance: *tol, LowConfidence: *lowConf, SplitTolerance: *split},
+		Infer: modeldb.InferOptions{Tolerance: *tol, LowConfidence: *lowConf, ErrorCap: *errCap, SplitTolerance: *split},
 	})
 	if err != nil {
 		return err
