@@ -1,0 +1,91 @@
+package modeldb
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// readMixTSV reads measured mixes from a TSV file: cycles per copy,
+// overhead per copy, and the parts as "count*form" joined by " + ";
+// lines starting with # are comments.
+func readMixTSV(t testing.TB, path string) []*MixMeasurement {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []*MixMeasurement
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		cols := strings.Split(line, "\t")
+		if len(cols) != 3 {
+			t.Fatalf("%s:%d: %d columns, want 3", path, n, len(cols))
+		}
+		cycles, err1 := strconv.ParseFloat(cols[0], 64)
+		overhead, err2 := strconv.ParseFloat(cols[1], 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s:%d: bad number: %v %v", path, n, err1, err2)
+		}
+		mx := &MixMeasurement{Cycles: cycles, Overhead: overhead}
+		for _, p := range strings.Split(cols[2], " + ") {
+			count, form, ok := strings.Cut(p, "*")
+			c, err := strconv.Atoi(count)
+			if !ok || err != nil {
+				t.Fatalf("%s:%d: part %q: want count*form", path, n, p)
+			}
+			mx.Parts = append(mx.Parts, MixPart{Form: form, Count: c})
+		}
+		out = append(out, mx)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestEmbeddedGraniteRapidsPredictsMeasuredMixes: the validation
+// on real measurements, no host needed: the embedded Granite Rapids model
+// against 1,000 random mixes measured on that host and never fitted
+// (testdata/mixes). 893 were within 10 % when the model was embedded
+// (session 7); a rebuilt model must not fall back.
+func TestEmbeddedGraniteRapidsPredictsMeasuredMixes(t *testing.T) {
+	m, err := Embedded("portlab-graniterapids.yml.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mixes := readMixTSV(t, "../testdata/mixes/graniterapids-random.tsv")
+	r := EvaluateMixMeasurements(m, mixes, 0.10)
+	t.Logf("%s", r.Summary(5))
+	if r.N != 1000 || r.Missing != 0 {
+		t.Fatalf("%d mixes scored, %d with forms the model lacks (want 1,000 and 0)", r.N, r.Missing)
+	}
+	if r.Fraction() < 0.885 {
+		t.Errorf("%d of %d measured random mixes within 10 %% (want at least 88.5 %%)", r.Within, r.N)
+	}
+}
+
+// BenchmarkEmbeddedGraniteRapidsMixes reports the embedded Granite Rapids
+// model's share of the 1,000 measured random mixes within 10 % (make
+// bench) and the time to predict them.
+func BenchmarkEmbeddedGraniteRapidsMixes(b *testing.B) {
+	m, err := Embedded("portlab-graniterapids.yml.gz")
+	if err != nil {
+		b.Fatal(err)
+	}
+	mixes := readMixTSV(b, "../testdata/mixes/graniterapids-random.tsv")
+	var r *MixReport
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r = EvaluateMixMeasurements(m, mixes, 0.10)
+	}
+	b.ReportMetric(100*r.Fraction(), "%within10%")
+	b.ReportMetric(100*r.MeanAbs, "%mean-abs-error")
+}
