@@ -291,7 +291,7 @@ const rmwSlots = 32
 // operand of size bytes in RMW region r: stores' region, consecutive
 // operand-sized slots, at least 8 bytes apart. Region 0 is the one of a
 // form alone; in a mix every read-modify-write stream has a region of its
-// own (stream.rmwRegion), so that two such forms never chain through one
+// own (its position, stream.pos), so that two such forms never chain through one
 // another's slots.
 func rmwSlot(n, size, r int) int64 {
 	stride := max(size, 8)

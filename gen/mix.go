@@ -95,13 +95,7 @@ func MixN(forms []*isa.Form, counts []int) (*Bench, error) {
 		if err != nil {
 			return nil, err
 		}
-		// Memory slots apart: 0 for the first form, 8 for the second (as
-		// two-form mixes always had), then 32 apart.
-		st.slotOff = 8 * i
-		if i >= 2 {
-			st.slotOff = 32 * i
-		}
-		st.rmwRegion = i
+		st.pos = i
 		streams[i] = st
 	}
 	// Interleave evenly (Bresenham over the round's slots), repeated so

@@ -30,15 +30,24 @@ func poolSize(cls string, vecs int) int {
 
 // stream is the register plan of independent instances of one form.
 type stream struct {
-	f       *isa.Form
-	base    []string   // constant registers of read-only operands
-	dsts    [][]string // rotating registers per written register operand (nil for others)
-	k       int        // instances per rotation
-	resets  []string   // dependency-breaking resets of implicit registers before each instance
-	slotOff int
-	// rmwRegion is the region of the read-modify-write slots (rmwSlot):
-	// 0 alone, the stream's position in a mix.
-	rmwRegion int
+	f      *isa.Form
+	base   []string   // constant registers of read-only operands
+	dsts   [][]string // rotating registers per written register operand (nil for others)
+	k      int        // instances per rotation
+	resets []string   // dependency-breaking resets of implicit registers before each instance
+	// pos is the stream's position in a mix (0 alone): it sets the
+	// stream's memory slots (slotOff) and read-modify-write region.
+	pos int
+}
+
+// slotOff is where the stream's memory slots start: 0 for the first form
+// of a mix, 8 for the second (as two-form mixes always had), then 32
+// apart.
+func (st *stream) slotOff() int {
+	if st.pos >= 2 {
+		return 32 * st.pos
+	}
+	return 8 * st.pos
 }
 
 // chained reports whether a form's written registers are also inputs
@@ -168,7 +177,7 @@ func (st *stream) line(n int) (string, error) {
 			r[i] = pool[n%len(pool)]
 		}
 	}
-	return instanceIn(st.f, r, n+st.slotOff, n, st.rmwRegion)
+	return instanceIn(st.f, r, n+st.slotOff(), n, st.pos)
 }
 
 // Throughput returns the reciprocal-throughput benchmark of a form:

@@ -101,15 +101,22 @@ type InferOptions struct {
 	noMemo bool
 }
 
+// Defaults of InferOptions (model build's flags show them).
+const (
+	DefaultTolerance     = 0.005
+	DefaultErrorCap      = 0.12
+	DefaultLowConfidence = 0.05
+)
+
 func (o *InferOptions) defaults() {
 	if o.Tolerance <= 0 {
-		o.Tolerance = 0.005
+		o.Tolerance = DefaultTolerance
 	}
 	if o.LowConfidence <= 0 {
-		o.LowConfidence = 0.05
+		o.LowConfidence = DefaultLowConfidence
 	}
 	if o.ErrorCap <= 0 {
-		o.ErrorCap = 0.12
+		o.ErrorCap = DefaultErrorCap
 	}
 	if o.MaxPasses <= 0 {
 		o.MaxPasses = 6
