@@ -40,6 +40,8 @@ func TestModelUsage(t *testing.T) {
 		{[]string{"import", "osaca"}, "want one OSACA file"},
 		{[]string{"build"}, "want result files"},
 		{[]string{"build", "x.yaml", "--holdout", "2"}, "--holdout 2: want a fraction"},
+		{[]string{"build", "x.yaml", "--error-cap", "0"}, "--error-cap 0: want a relative error above 0"},
+		{[]string{"build", "x.yaml", "--split-tolerance", "-1"}, "--split-tolerance -1: want a relative error"},
 		{[]string{"diff", "a.yml"}, "want two models"},
 		{[]string{"show"}, "want a form name or glob"},
 		{[]string{"eval"}, "want result files"},
