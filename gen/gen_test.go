@@ -308,6 +308,54 @@ func TestMixGivesChainsTheirClassPool(t *testing.T) {
 	}
 }
 
+// With the forms' measured times, forms that read the register they write
+// split their class by the chains each needs: 40 add r64, r64 (latency 1,
+// 0.21 cycles) beside 8 crc32 r32, m16 (latency 3, 1 cycle) need about 5
+// and 3 chains to keep up with the 8.4 cycles the mix takes at least.
+// Split evenly the adds got 4 registers, 10 instances deep a copy.
+func TestMixTimedSplitsChainsByNeed(t *testing.T) {
+	times := FormTimes{
+		"add r64, r64":   {Latency: 1, Throughput: 0.21},
+		"crc32 r32, m16": {Latency: 3, Throughput: 1},
+	}
+	for _, order := range [][2]string{{"crc32 r32, m16", "add r64, r64"}, {"add r64, r64", "crc32 r32, m16"}} {
+		counts := map[string]int{"add r64, r64": 40, "crc32 r32, m16": 8}
+		forms := []*isa.Form{form(t, order[0]), form(t, order[1])}
+		depth := func(b *Bench) map[string]int { // deepest chain per copy, by mnemonic
+			per := map[string]map[string]int{}
+			out := map[string]int{}
+			for _, l := range lines(b) {
+				f := strings.Fields(strings.NewReplacer(",", " ").Replace(l))
+				if per[f[0]] == nil {
+					per[f[0]] = map[string]int{}
+				}
+				per[f[0]][f[1]]++
+				out[f[0]] = max(out[f[0]], per[f[0]][f[1]])
+			}
+			return out
+		}
+		timed, err := MixNTimed(forms, []int{counts[order[0]], counts[order[1]]}, times)
+		if err != nil {
+			t.Fatal(err)
+		}
+		even, err := MixN(forms, []int{counts[order[0]], counts[order[1]]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		least := 8.4 // 40 * 0.21
+		d := depth(timed)
+		for _, f := range order {
+			mn := strings.Fields(f)[0]
+			if chain := float64(d[mn]) * times[f].Latency; chain > least {
+				t.Errorf("%v: %s chains %d deep a copy (%.0f cycles), more than the %.1f the mix takes at least\n%s", order, f, d[mn], chain, least, timed.Snippet.Source)
+			}
+		}
+		if de := depth(even); order[1] == "add r64, r64" && de["add"] < 10 {
+			t.Errorf("split evenly, the adds chain %d deep: the test no longer shows what the times change", de["add"])
+		}
+	}
+}
+
 // TestMixN: mixes of three and four forms keep the counts' proportions,
 // spread each form over the copy, and give every stream its own registers.
 func TestMixN(t *testing.T) {

@@ -23,6 +23,22 @@ func Mix(f, probe *isa.Form, a, b int) (*Bench, error) {
 // round, interleaved evenly, every instance independent of every other.
 // The benchmark belongs to forms[0].
 func MixN(forms []*isa.Form, counts []int) (*Bench, error) {
+	return MixNTimed(forms, counts, nil)
+}
+
+// FormTimes are a form's measured latency and reciprocal throughput (in
+// cycles), by form name: what MixNTimed sizes register pools by.
+type FormTimes map[string]struct{ Latency, Throughput float64 }
+
+// MixNTimed is MixN with the forms' measured times: the forms that read
+// the register they write (add r64, r64; vfmadd231pd) then split their
+// register class in proportion to the chains each needs to keep up with
+// the mix (count * latency / the longest count * throughput of the mix),
+// not evenly. Split evenly, 40 add r64, r64 on four registers beside 8
+// crc32 r32, m16 on eight took 15.8 cycles a copy on the Granite Rapids
+// guest: the adds' own chains, 10 deep; on eight registers 12.9. A form
+// without times counts as latency 1. With times nil it is MixN.
+func MixNTimed(forms []*isa.Form, counts []int, times FormTimes) (*Bench, error) {
 	if len(forms) < 2 || len(forms) != len(counts) {
 		return nil, fmt.Errorf("a mix needs two or more forms, each with a count")
 	}
@@ -59,8 +75,8 @@ func MixN(forms []*isa.Form, counts []int) (*Bench, error) {
 	}
 	// Streams are made in the order forms[1:], then forms[0] (which takes
 	// what the others leave). Forms whose destinations are inputs share
-	// the rotating registers of their class; the others need only two
-	// each. An FMA beside `add r64, r64` once got half the vector pool
+	// the rotating registers of their class (evenly, or with times by
+	// need: chainNeeds); the others need only two each. An FMA beside `add r64, r64` once got half the vector pool
 	// (6 ymm registers: 1.5 FMAs a cycle at latency 4, so the mix read a
 	// port conflict that was the chains').
 	var order []int
@@ -75,11 +91,22 @@ func MixN(forms []*isa.Form, counts []int) (*Bench, error) {
 			plainLeft[c]++
 		}
 	}
+	need := chainNeeds(forms, counts, times)
+	needLeft := map[string]float64{}
+	for i, x := range forms {
+		if chained(x) && need != nil {
+			needLeft[writtenClass(x)] += need[i]
+		}
+	}
 	streams := make([]*stream, len(forms))
 	for _, i := range order {
 		share := 0.0
 		if c := writtenClass(forms[i]); chained(forms[i]) {
 			switch {
+			case chainedLeft[c] > 1 && need != nil:
+				// A share of what the class has left, by need.
+				share = need[i] / needLeft[c] * float64(al.free(c)-2*plainLeft[c]) / float64(poolSize(c, al.vecs))
+				needLeft[c] -= need[i]
 			case chainedLeft[c] > 1:
 				share = 1 / float64(chainedLeft[c])
 			case plainLeft[c] > 0:
@@ -175,6 +202,33 @@ func MixN(forms []*isa.Form, counts []int) (*Bench, error) {
 	}
 	s.Name = "mix " + strings.Join(name, " + ")
 	return &Bench{Form: forms[0], Kind: KindPorts, Snippet: s, Mode: "inverse_throughput", Mix: parts}, nil
+}
+
+// chainNeeds returns, per form, the register chains it needs to keep up
+// with the mix: count * latency / the longest count * throughput of the
+// mix's forms (their least time together). Nil without times or when a
+// form's throughput is unknown.
+func chainNeeds(forms []*isa.Form, counts []int, times FormTimes) []float64 {
+	if times == nil {
+		return nil
+	}
+	least := 0.0
+	for i, x := range forms {
+		t, ok := times[x.Name()]
+		if !ok || t.Throughput <= 0 {
+			return nil
+		}
+		least = max(least, float64(counts[i])*t.Throughput)
+	}
+	need := make([]float64, len(forms))
+	for i, x := range forms {
+		lat := times[x.Name()].Latency
+		if lat <= 0 {
+			lat = 1
+		}
+		need[i] = float64(counts[i]) * lat / least
+	}
+	return need
 }
 
 // writtenClass is the register class of a form's first written register

@@ -292,6 +292,7 @@ func build(ms *Measurements, opt BuildOptions, split map[string]bool) (*Model, *
 			return nil, nil, fmt.Errorf("base model %s has %d ports; inference handles up to 64", opt.Base.Label(), len(p.ports))
 		}
 		p.basePorts = len(p.ports)
+		p.units = unitPorts(p.ports)
 		if opt.Base.DispatchWidth > 0 {
 			p.width, p.fixedWidth = float64(opt.Base.DispatchWidth), true
 		}

@@ -749,3 +749,59 @@ func TestBuildErrorCapResistsUnexplainedMixes(t *testing.T) {
 		t.Errorf("validation mixes within 10%%: %.1f%% with the error cap, %.1f%% with plain RMS (want at least 97 %% and 4 points more)", 100*capped.Fraction(), 100*plain.Fraction())
 	}
 }
+
+// A form the base model has as one uop on one port group, measured as two
+// uops on two groups (LLVM 14's sapphirerapids has vcvtqq2ps ymm, zmm as
+// one uop on p05; the Granite Rapids guest runs one on port 0 and one on
+// port 5): when no one-use mapping fits its mixes, the fit tries two.
+func TestBuildSplitsAOneUopBaseFormTheMixesSplit(t *testing.T) {
+	truth := loadTruth(t)
+	const form = "vcvtdq2pd ymm, xmm" // truth: 1*p[FP0,FP1] + 1*p[FP2,FP3]
+	ms := synthMeasurements(t, truth, 0.01, 1)
+	base := truth.Clone()
+	e, _ := base.Lookup(form)
+	e.Uops, e.PortPressure = 1, PortPressure{{4, []string{"FP0", "FP1", "FP2", "FP3"}}}
+	m, rep, err := Build(ms, BuildOptions{Base: base, Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := m.Lookup(form)
+	want, _ := truth.Lookup(form)
+	if FormatPressure(got.PortPressure) != FormatPressure(want.PortPressure) {
+		t.Errorf("%s: ports %s, want %s (%s)\n%s", form, FormatPressure(got.PortPressure), FormatPressure(want.PortPressure), got.Provenance.Note, rep.Summary(10))
+	}
+}
+
+// The dividers of LLVM's Intel models (Divider, FPDivider) are units
+// behind port 0, not issue ports: no candidate group joins one with a
+// port, though the groups the classes use would make such unions.
+func TestVocabularyKeepsDividersApart(t *testing.T) {
+	ports := []string{"Divider", "FPDivider", "0", "1", "5"}
+	if got := unitPorts(ports); got != 0b11 {
+		t.Fatalf("unitPorts(%v) = %b, want 11", ports, got)
+	}
+	p := &inferProblem{ports: ports, basePorts: len(ports), units: unitPorts(ports)}
+	p.classes = []*inferClass{
+		{cur: []maskUse{{0b00001, 4}}},               // a divide: Divider
+		{cur: []maskUse{{0b11100, 1}}},               // p015
+		{cur: []maskUse{{0b00010, 1}, {0b00100, 1}}}, // FPDivider + p0
+	}
+	p.partners = [][]int{{1, 2}, {0, 2}, {0, 1}}
+	for c := range p.classes {
+		all, _ := p.vocabularyOf(c)
+		for _, g := range all {
+			if g&p.units != 0 && g&^p.units != 0 {
+				t.Errorf("class %d: vocabulary holds %b, a divider joined with ports", c, g)
+			}
+		}
+		if !slices.Contains(all, 0b00001) || !slices.Contains(all, 0b11100) {
+			t.Errorf("class %d: vocabulary %b lacks the classes' own groups", c, all)
+		}
+	}
+	// Without units the same classes would offer Divider+p015.
+	p.units = 0
+	all, _ := p.vocabularyOf(0)
+	if !slices.Contains(all, 0b11101) {
+		t.Errorf("without units the vocabulary %b lacks Divider+p015: the test no longer shows what it guards", all)
+	}
+}

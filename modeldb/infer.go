@@ -24,8 +24,11 @@ import (
 //     one mapping (a sweep of 2-3k forms has far fewer classes).
 //   - Each class's candidate mappings are: one use over any group of the
 //     vocabulary (the groups other classes use, their subsets and unions,
-//     single ports), two uses (the best one-use groups plus another group;
-//     not for forms the base model has as one uop),
+//     single ports; never a divider joined with issue ports, see
+//     unitPorts), two uses (the best one-use groups plus another group;
+//     for a form the base model has as one uop only when it is vector
+//     work, no one-use mapping fits its mixes within
+//     InferOptions.LowConfidence, and two uses at least halve the error),
 //     the base model's mapping, and for memory forms the register form's
 //     mapping plus a load's (store's). Every candidate is scaled so that it
 //     predicts the measured singleton throughput exactly; its error is the
@@ -158,6 +161,13 @@ type inferClass struct {
 	// group: its candidates have one use (a second use would be a second
 	// uop, which the fit would invent to explain what is not a port
 	// conflict, such as this host's dispatch and allocation limits).
+	// Vector forms whose one-use fit is poor (over LowConfidence) may
+	// have two when that halves the error (secondUopGain): LLVM 14's
+	// sapphirerapids has vcvtqq2ps ymm, zmm as one uop on p05, the
+	// Granite Rapids guest runs one on port 0 and one on port 5 (13.4 %
+	// fit error with one use, 5.0 % with two). General-purpose forms
+	// keep one: given the chance, the fit gave popcnt r64 and imul r64
+	// a second uop to explain mixes their register chains slowed.
 	oneUop bool
 	// mem is the base model's memory part of a form that loads or stores
 	// (its uses of the load and store ports, see memoryPorts): every
@@ -193,6 +203,10 @@ type inferProblem struct {
 	// solve estimates it from the measurements.
 	width      float64
 	fixedWidth bool
+	// units are the base model's ports that are execution units behind
+	// an issue port rather than issue ports (LLVM's Divider and FPDivider,
+	// see unitPorts): a candidate never groups one with other ports.
+	units uint64
 	// memPorts are the base model's memory ports (memoryPorts): the
 	// memory forms' fixed part uses them, nothing else a candidate has.
 	memPorts uint64
@@ -223,6 +237,9 @@ type candidate struct {
 	// throughput: something else (the form's own bound) limits it.
 	floor bool
 	fresh int // new ports it opens (abstract mode)
+	// second marks a candidate of more than one use for a class the base
+	// model has as one uop (inferClass.oneUop).
+	second bool
 	// group is the first port group the candidate was made of (before a
 	// memory form's fixed memory part was added).
 	group  uint64
@@ -462,7 +479,7 @@ func (p *inferProblem) vocabularyOf(c int) (all, used []uint64) {
 	used = order
 	seen := map[uint64]bool{}
 	add := func(m uint64) {
-		if m != 0 && !seen[m] {
+		if m != 0 && !seen[m] && !p.mixesUnits(m) {
 			seen[m] = true
 			all = append(all, m)
 		}
@@ -509,6 +526,11 @@ func (p *inferProblem) vocabularyOf(c int) (all, used []uint64) {
 	}
 	return all, used
 }
+
+// secondUopGain is how much a two-use mapping of a form the base model
+// has as one uop must cut the best one-use fit error by (to at most this
+// fraction of it) to be considered.
+const secondUopGain = 0.5
 
 // maxPairGroups caps the groups whose unions and differences join the
 // vocabulary (the most used ones).
@@ -569,6 +591,7 @@ func (p *inferProblem) fitClass(c int) bool {
 			all |= u.mask
 		}
 		cd.shared = bits.OnesCount64(all & tested)
+		cd.second = cl.oneUop && len(cd.uses) > 1
 		cands = append(cands, cd)
 		return true
 	}
@@ -662,7 +685,11 @@ func (p *inferProblem) fitClass(c int) bool {
 		cd.done = full
 	}
 	one = kept
-	if len(cl.mixes) > 0 && !cl.oneUop {
+	bestOne := math.Inf(1)
+	for _, cd := range one {
+		bestOne = min(bestOne, cd.err)
+	}
+	if len(cl.mixes) > 0 && (!cl.oneUop || (bestOne > p.opt.LowConfidence && (cl.wide || cl.narrow))) {
 		// Two uses: the best single groups, each with another group.
 		slices.SortStableFunc(one, byErr)
 		top := one
@@ -719,11 +746,31 @@ func (p *inferProblem) fitClass(c int) bool {
 	if len(physical) > 0 {
 		cands = physical
 	}
-	best := math.Inf(1)
+	best, bestOneUse, bestSecond := math.Inf(1), math.Inf(1), math.Inf(1)
 	for _, cd := range cands {
 		if !cd.done {
 			p.evaluate(c, cd)
 		}
+		if cd.second {
+			bestSecond = min(bestSecond, cd.err)
+		} else {
+			bestOneUse = min(bestOneUse, cd.err)
+		}
+	}
+	// A second uop the base model lacks needs strong evidence: it must
+	// at least halve the error of the best mapping without one (else
+	// it is the fit explaining a chain or a front-end limit by a uop:
+	// popcnt r64 got a second one on the Granite Rapids guest).
+	if bestSecond > bestOneUse*secondUopGain {
+		kept := cands[:0]
+		for _, cd := range cands {
+			if !cd.second {
+				kept = append(kept, cd)
+			}
+		}
+		cands = kept
+	}
+	for _, cd := range cands {
 		best = min(best, cd.err)
 	}
 	first := cl.cur == nil
@@ -929,6 +976,9 @@ func (p *inferProblem) growBase(c int, vocab []uint64, addScaled func([]maskUse,
 	}
 	nports := len(p.ports)
 	for i, u := range cl.base {
+		if u.mask&p.units != 0 {
+			continue // a unit is not grown by issue ports
+		}
 		grow := func(m uint64, fresh int) {
 			grown := append([]maskUse(nil), cl.base...)
 			grown[i].mask = m
@@ -943,6 +993,26 @@ func (p *inferProblem) growBase(c int, vocab []uint64, addScaled func([]maskUse,
 			grow(u.mask|((uint64(1)<<k)-1)<<nports, k)
 		}
 	}
+}
+
+// unitPorts returns the ports of a base model that name an execution
+// unit rather than an issue port: LLVM's Intel models list the dividers
+// (Divider, FPDivider) beside the numbered ports, and no port group of
+// theirs joins a divider with a port.
+func unitPorts(ports []string) uint64 {
+	var m uint64
+	for i, name := range ports {
+		if i < 64 && strings.Contains(strings.ToLower(name), "div") {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+// mixesUnits reports whether a port group joins a unit (unitPorts) with
+// other ports: no core issues a uop to "the divider or port 5".
+func (p *inferProblem) mixesUnits(m uint64) bool {
+	return m&p.units != 0 && m&^p.units != 0
 }
 
 // floorOnly reports whether a mapping's ports alone run faster than tp.

@@ -13,7 +13,7 @@ import (
 // runPorts measures port-conflict mixes of every form with every probe. It
 // needs the singleton throughputs (measured now, resumed, or measured here
 // for probes outside the sweep).
-func runPorts(eng *measure.Engine, o Options, forms []*isa.Form, tp map[string]float64, done map[string]bool, w *appender, sum *Summary) error {
+func runPorts(eng *measure.Engine, o Options, forms []*isa.Form, tp, lat map[string]float64, done map[string]bool, w *appender, sum *Summary) error {
 	names := o.Probes
 	if len(names) == 0 {
 		names = DefaultProbes
@@ -61,6 +61,7 @@ func runPorts(eng *measure.Engine, o Options, forms []*isa.Form, tp map[string]f
 	sum.Results = append(sum.Results, res...)
 	sum.Benchmarks += len(res)
 
+	times := formTimes(tp, lat)
 	var batch []*gen.Bench
 	flush := func() error {
 		err := measureAndAppend(eng, o, batch, w, sum)
@@ -77,7 +78,7 @@ func runPorts(eng *measure.Engine, o Options, forms []*isa.Form, tp map[string]f
 				continue
 			}
 			a, b := gen.MixCounts(tf, tp[p.Name()])
-			mb, err := gen.Mix(f, p, a, b)
+			mb, err := gen.MixNTimed([]*isa.Form{f, p}, []int{a, b}, times)
 			if err != nil {
 				continue
 			}

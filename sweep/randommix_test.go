@@ -27,9 +27,9 @@ func TestRandomMixes(t *testing.T) {
 			tp[n] = 0.25 * float64(i+1)
 		}
 	}
-	a := RandomMixes(forms, tp, 50, 2, 4, 7, gen.KindRandomMix)
-	b := RandomMixes(forms, tp, 50, 2, 4, 7, gen.KindRandomMix)
-	c := RandomMixes(forms, tp, 50, 2, 4, 8, gen.KindRandomMix)
+	a := RandomMixes(forms, tp, nil, 50, 2, 4, 7, gen.KindRandomMix)
+	b := RandomMixes(forms, tp, nil, 50, 2, 4, 7, gen.KindRandomMix)
+	c := RandomMixes(forms, tp, nil, 50, 2, 4, 8, gen.KindRandomMix)
 	if len(a) != 50 || len(b) != 50 {
 		t.Fatalf("%d and %d mixes, want 50", len(a), len(b))
 	}
@@ -73,7 +73,7 @@ func TestRandomMixes(t *testing.T) {
 		vtp[n] = 0.5
 	}
 	vtp["cpuid"] = 100
-	for _, b := range RandomMixes(vforms, vtp, 60, 2, 4, 11, gen.KindRandomMix) {
+	for _, b := range RandomMixes(vforms, vtp, nil, 60, 2, 4, 11, gen.KindRandomMix) {
 		legacy, avx := false, false
 		for _, p := range b.Mix {
 			f, _ := isa.Lookup(p.Form)

@@ -283,12 +283,22 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	tp := map[string]float64{} // measured throughput by form, for ports mode
-	for _, b := range prior {
-		if b.Portlab != nil && b.Portlab.Kind == gen.KindThroughput && b.Error == "" {
-			tp[b.Portlab.Form] = b.Portlab.Median
+	tp := map[string]float64{}  // measured throughput by form, for ports mode
+	lat := map[string]float64{} // largest measured latency by form, for mixes
+	noteTimes := func(bs []*results.Benchmark) {
+		for _, b := range bs {
+			if b.Portlab == nil || b.Error != "" {
+				continue
+			}
+			switch b.Portlab.Kind {
+			case gen.KindThroughput:
+				tp[b.Portlab.Form] = b.Portlab.Median
+			case gen.KindLatency:
+				lat[b.Portlab.Form] = max(lat[b.Portlab.Form], b.Portlab.Median)
+			}
 		}
 	}
+	noteTimes(prior)
 
 	total := len(forms)
 	for lo := 0; lo < len(forms); lo += o.BatchForms {
@@ -331,10 +341,8 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 				sum.Errors++
 				sum.ErrorForms = append(sum.ErrorForms, r.Portlab.Form)
 			}
-			if r.Portlab.Kind == gen.KindThroughput && r.Error == "" {
-				tp[r.Portlab.Form] = r.Portlab.Median
-			}
 		}
+		noteTimes(res)
 		annotateProperties(append(prior, res...), res)
 		out = append(out, res...)
 		sum.Benchmarks += len(res)
@@ -347,12 +355,12 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 		}
 	}
 	if o.Ports {
-		if err := runPorts(eng, o, forms, tp, done, w, sum); err != nil {
+		if err := runPorts(eng, o, forms, tp, lat, done, w, sum); err != nil {
 			return nil, err
 		}
 	}
 	if o.RandomMixes > 0 {
-		if err := runRandomMixes(eng, o, forms, tp, done, w, sum); err != nil {
+		if err := runRandomMixes(eng, o, forms, tp, lat, done, w, sum); err != nil {
 			return nil, err
 		}
 	}
