@@ -263,3 +263,36 @@ func TestRunRandomMixesNothingToDraw(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// A form's chain latency for sizing a mix's register pools is the one
+// through its destination (0->0), not a memory operand's (which holds the
+// load), whatever order the results come in.
+func TestMeasuredTimesChainLatency(t *testing.T) {
+	res := func(form, kind, pair string, v float64) *results.Benchmark {
+		return &results.Benchmark{Portlab: &results.Extra{Form: form, Kind: kind, Operands: pair, Median: v}}
+	}
+	for _, order := range [][]int{{0, 1, 2, 3, 4}, {4, 3, 2, 1, 0}} {
+		all := []*results.Benchmark{
+			res("crc32 r32, m16", gen.KindLatency, "1->0", 8),
+			res("crc32 r32, m16", gen.KindLatency, "0->0", 3),
+			res("crc32 r32, m16", gen.KindThroughput, "", 1),
+			res("mov r16, m16", gen.KindLatency, "1->0", 5),
+			res("mov r16, m16", gen.KindLatency, "mem->0", 6),
+		}
+		var bs []*results.Benchmark
+		for _, i := range order {
+			bs = append(bs, all[i])
+		}
+		times := newMeasuredTimes()
+		times.note(bs)
+		if got := times.lat["crc32 r32, m16"]; got != 3 {
+			t.Errorf("order %v: crc32 r32, m16 chain latency %v, want 3 (0->0)", order, got)
+		}
+		if got := times.lat["mov r16, m16"]; got != 5 {
+			t.Errorf("order %v: mov r16, m16 chain latency %v, want the shortest pair, 5", order, got)
+		}
+		if times.tp["crc32 r32, m16"] != 1 {
+			t.Errorf("order %v: throughput %v", order, times.tp["crc32 r32, m16"])
+		}
+	}
+}
