@@ -356,6 +356,59 @@ func TestMixTimedSplitsChainsByNeed(t *testing.T) {
 	}
 }
 
+// With times, a read-modify-write stream's copy need only outlast its
+// chain through memory, not cover 32 slots: 1 sbb m16, imm16 a round
+// beside 8 xorpd, 7 cmovg r32, m32 and 8 cmp m16, imm16 made copies of
+// 768 instructions, which read 501 and 1,243 cycles in two sweeps.
+func TestMixTimedKeepsReadModifyWriteCopiesShort(t *testing.T) {
+	names := []string{"xorpd xmm, xmm", "cmovg r32, m32", "cmp m16, imm16", "sbb m16, imm16"}
+	counts := []int{8, 7, 8, 1}
+	times := FormTimes{
+		"xorpd xmm, xmm": {Latency: 1, Throughput: 0.33},
+		"cmovg r32, m32": {Latency: 1, Throughput: 0.5},
+		"cmp m16, imm16": {Latency: 1, Throughput: 0.5},
+		"sbb m16, imm16": {Latency: 1, Throughput: 3.34, MemoryLatency: 8},
+	}
+	var forms []*isa.Form
+	for _, n := range names {
+		forms = append(forms, form(t, n))
+	}
+	timed, err := MixNTimed(forms, counts, times)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := MixN(forms, counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(b *Bench, f string) int {
+		for _, p := range b.Mix {
+			if p.Form == f {
+				return p.Count
+			}
+		}
+		return 0
+	}
+	if n := count(plain, "sbb m16, imm16"); n < rmwSlots {
+		t.Errorf("without times: %d sbb a copy, want %d (every slot)", n, rmwSlots)
+	}
+	reps := count(timed, "sbb m16, imm16")
+	round := 4.0 // 8 * 0.5
+	if float64(reps)*round < rmwMargin*8 || reps >= rmwSlots {
+		t.Errorf("with times: %d rounds a copy (%.0f cycles), want the fewest that outlast %v x the 8-cycle chain", reps, float64(reps)*round, rmwMargin)
+	}
+	// Each sbb of a copy on a slot of its own.
+	slots := map[string]bool{}
+	for _, l := range lines(timed) {
+		if strings.HasPrefix(l, "sbb ") {
+			if slots[l] {
+				t.Errorf("two sbb of a copy on one slot: %q", l)
+			}
+			slots[l] = true
+		}
+	}
+}
+
 // TestMixN: mixes of three and four forms keep the counts' proportions,
 // spread each form over the copy, and give every stream its own registers.
 func TestMixN(t *testing.T) {

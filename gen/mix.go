@@ -26,9 +26,15 @@ func MixN(forms []*isa.Form, counts []int) (*Bench, error) {
 	return MixNTimed(forms, counts, nil)
 }
 
-// FormTimes are a form's measured latency and reciprocal throughput (in
-// cycles), by form name: what MixNTimed sizes register pools by.
-type FormTimes map[string]struct{ Latency, Throughput float64 }
+// FormTime is what a sweep measured of a form, in cycles: its reciprocal
+// throughput, the latency of a chain through its destination register,
+// and for a read-modify-write form the latency of a chain through its
+// memory operand.
+type FormTime struct{ Latency, Throughput, MemoryLatency float64 }
+
+// FormTimes are the forms' measured times by name: what MixNTimed sizes
+// register pools and read-modify-write copies by.
+type FormTimes map[string]FormTime
 
 // MixNTimed is MixN with the forms' measured times: the forms that read
 // the register they write (add r64, r64; vfmadd231pd) then split their
@@ -132,13 +138,14 @@ func MixNTimed(forms []*isa.Form, counts []int, times FormTimes) (*Bench, error)
 	// stream through all its memory slots (rmwSlots: 8 instances of
 	// sub m16, r16 per copy on 8 slots chained through store forwarding
 	// and ran one a cycle beside vpmovsqd, where alone they run two).
+	rmwReps := rmwRepeats(forms, counts, times)
 	reps := 1
 	for {
 		ok := total*reps >= 12
 		for i, st := range streams {
 			ok = ok && counts[i]*reps >= st.k
 			if chainsThroughMemory(forms[i]) {
-				ok = ok && counts[i]*reps >= rmwSlots
+				ok = ok && (counts[i]*reps >= rmwSlots || (rmwReps > 0 && reps >= rmwReps))
 			}
 		}
 		if ok {
@@ -203,6 +210,44 @@ func MixNTimed(forms []*isa.Form, counts []int, times FormTimes) (*Bench, error)
 	s.Name = "mix " + strings.Join(name, " + ")
 	return &Bench{Form: forms[0], Kind: KindPorts, Snippet: s, Mode: "inverse_throughput", Mix: parts}, nil
 }
+
+// rmwRepeats returns how many rounds a copy of a mix needs for its
+// read-modify-write streams not to chain through memory from one copy to
+// the next: each instance of a copy reuses the slot of the same instance
+// of the copy before, so a copy must take longer than the chain through
+// memory (rmwMargin times the form's measured memory latency), the round
+// taking at least its longest count * throughput. 0 without times (the
+// streams then cover rmwSlots slots a copy, which made copies of hundreds
+// of instructions when a read-modify-write form had a count of 1: such
+// copies ran from the legacy decoders and read up to 2.5 times apart in
+// two sweeps).
+func rmwRepeats(forms []*isa.Form, counts []int, times FormTimes) int {
+	if times == nil {
+		return 0
+	}
+	round, chain := 0.0, 0.0
+	for i, x := range forms {
+		t, ok := times[x.Name()]
+		if !ok || t.Throughput <= 0 {
+			return 0
+		}
+		round = max(round, float64(counts[i])*t.Throughput)
+		if chainsThroughMemory(x) {
+			if t.MemoryLatency <= 0 {
+				return 0
+			}
+			chain = max(chain, t.MemoryLatency)
+		}
+	}
+	if chain == 0 {
+		return 0
+	}
+	return max(1, int(math.Ceil(rmwMargin*chain/round)))
+}
+
+// rmwMargin is how much longer than a read-modify-write form's chain
+// through memory a copy of a mix is made.
+const rmwMargin = 2
 
 // chainNeeds returns, per form, the register chains it needs to keep up
 // with the mix: count * latency / the longest count * throughput of the

@@ -602,6 +602,21 @@ func TestNewestSnippetSupersedes(t *testing.T) {
 	if len(ms.Mixes) != 1 || ms.Mixes[0].Cycles != 2 {
 		t.Errorf("mixes %+v, want one of 2 cycles (the newest snippet's)", ms.Mixes)
 	}
+	// The same forms measured again in other counts (the generator
+	// changed a copy's size): the older counts are not collected.
+	mix2 := []results.MixPart{{Form: "vaddpd ymm, ymm, ymm", Count: 2}, {Form: "add r64, r64", Count: 1}}
+	ms = CollectMeasurements([]*results.Benchmark{
+		res("newmix2", "2026-11-26T10:00:00Z", "ports", 3, mix2),
+		res("oldmix", "2026-11-24T10:00:00Z", "ports", 4, mix),
+		res("fit", "2026-11-20T10:00:00Z", "fit-mix", 4, mix),
+	}, CollectOptions{})
+	if len(ms.Mixes) != 2 || ms.Mixes[0].Parts[0].Count != 2 || !ms.Mixes[1].Random {
+		t.Errorf("mixes %+v, want the newer counts' probe mix and the fit mix (another kind)", ms.Mixes)
+	}
+	undated := CollectMeasurements([]*results.Benchmark{res("a", "", "ports", 3, mix2), res("b", "", "ports", 4, mix)}, CollectOptions{})
+	if len(undated.Mixes) != 2 {
+		t.Errorf("undated mixes in other counts: %d collected, want both", len(undated.Mixes))
+	}
 	ms = CollectMeasurements([]*results.Benchmark{res("a", "", "throughput", 1, nil), res("b", "", "throughput", 3, nil), res("c", "", "throughput", 2, nil)}, CollectOptions{})
 	if tp := ms.Forms["vaddpd ymm, ymm, ymm"].Throughput; tp != 2 {
 		t.Errorf("undated results: throughput %v, want the median of all, 2", tp)

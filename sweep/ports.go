@@ -13,7 +13,8 @@ import (
 // runPorts measures port-conflict mixes of every form with every probe. It
 // needs the singleton throughputs (measured now, resumed, or measured here
 // for probes outside the sweep).
-func runPorts(eng *measure.Engine, o Options, forms []*isa.Form, tp, lat map[string]float64, done map[string]bool, w *appender, sum *Summary) error {
+func runPorts(eng *measure.Engine, o Options, forms []*isa.Form, mt *measuredTimes, done map[string]bool, w *appender, sum *Summary) error {
+	tp := mt.tp
 	names := o.Probes
 	if len(names) == 0 {
 		names = DefaultProbes
@@ -61,7 +62,7 @@ func runPorts(eng *measure.Engine, o Options, forms []*isa.Form, tp, lat map[str
 	sum.Results = append(sum.Results, res...)
 	sum.Benchmarks += len(res)
 
-	times := formTimes(tp, lat)
+	times := mt.forMixes()
 	var batch []*gen.Bench
 	flush := func() error {
 		err := measureAndAppend(eng, o, batch, w, sum)

@@ -27,7 +27,7 @@ var DefaultMixForms = [2]int{2, 4}
 // ones. Forms that cannot be mixed are drawn again; the draw depends only
 // on seed, the forms and tp. kind is the benchmarks' kind: gen.KindRandomMix
 // (a validation set) or gen.KindFitMix (a training set).
-func RandomMixes(forms []*isa.Form, tp, lat map[string]float64, n int, lo, hi int, seed int64, kind string) []*gen.Bench {
+func RandomMixes(forms []*isa.Form, tp map[string]float64, times gen.FormTimes, n int, lo, hi int, seed int64, kind string) []*gen.Bench {
 	var pool []*isa.Form
 	for _, f := range forms {
 		if t := tp[f.Name()]; t > 0 && t <= maxMixThroughput && gen.Unmeasurable(f) == "" && !memorySystemBound(f) && !ownAddressing(f) {
@@ -41,7 +41,6 @@ func RandomMixes(forms []*isa.Form, tp, lat map[string]float64, n int, lo, hi in
 	hi = min(hi, len(pool))
 	lo = min(lo, hi)
 	rng := rand.New(rand.NewSource(seed))
-	times := formTimes(tp, lat)
 	var out []*gen.Bench
 	for tries := 0; len(out) < n && tries < 20*n; tries++ {
 		k := lo + rng.Intn(hi-lo+1)
@@ -73,19 +72,6 @@ func RandomMixes(forms []*isa.Form, tp, lat map[string]float64, n int, lo, hi in
 		out = append(out, b)
 	}
 	return out
-}
-
-// formTimes joins measured throughputs and latencies for gen.MixNTimed
-// (nil when no latency was measured: the register pools split evenly).
-func formTimes(tp, lat map[string]float64) gen.FormTimes {
-	if len(lat) == 0 {
-		return nil
-	}
-	t := make(gen.FormTimes, len(tp))
-	for f, v := range tp {
-		t[f] = struct{ Latency, Throughput float64 }{lat[f], v}
-	}
-	return t
 }
 
 // maxMixThroughput leaves microcoded and serialising forms (over 50
@@ -137,7 +123,8 @@ func vectorEncoding(f *isa.Form) int {
 }
 
 // runRandomMixes measures the random mixes the options ask for.
-func runRandomMixes(eng *measure.Engine, o Options, forms []*isa.Form, tp, lat map[string]float64, done map[string]bool, w *appender, sum *Summary) error {
+func runRandomMixes(eng *measure.Engine, o Options, forms []*isa.Form, mt *measuredTimes, done map[string]bool, w *appender, sum *Summary) error {
+	tp := mt.tp
 	lo, hi := o.MixForms[0], o.MixForms[1]
 	if lo == 0 && hi == 0 {
 		lo, hi = DefaultMixForms[0], DefaultMixForms[1]
@@ -146,7 +133,7 @@ func runRandomMixes(eng *measure.Engine, o Options, forms []*isa.Form, tp, lat m
 	if o.FitMixes {
 		kind, what = gen.KindFitMix, "fit mixes"
 	}
-	drawn := RandomMixes(forms, tp, lat, o.RandomMixes, lo, hi, o.MixSeed, kind)
+	drawn := RandomMixes(forms, tp, mt.forMixes(), o.RandomMixes, lo, hi, o.MixSeed, kind)
 	if len(drawn) == 0 {
 		return fmt.Errorf("%s: no mix of %d-%d forms can be drawn from the %d selected forms (they need a measured throughput, at most %d cycles, and must not be bound by the memory system)", what, lo, hi, len(forms), maxMixThroughput)
 	}

@@ -237,11 +237,25 @@ func formName(b *gen.Bench) string {
 // collects them (mixes size their counts and register pools by them).
 type measuredTimes struct {
 	tp, lat map[string]float64
-	ownPair map[string]bool // lat holds the destination's own pair
+	ownPair map[string]bool    // lat holds the destination's own pair
+	memLat  map[string]float64 // a read-modify-write form's chain through memory (mem->mem)
 }
 
 func newMeasuredTimes() *measuredTimes {
-	return &measuredTimes{tp: map[string]float64{}, lat: map[string]float64{}, ownPair: map[string]bool{}}
+	return &measuredTimes{tp: map[string]float64{}, lat: map[string]float64{}, ownPair: map[string]bool{}, memLat: map[string]float64{}}
+}
+
+// forMixes returns the times gen.MixNTimed sizes mixes by (nil before
+// any latency was measured: register pools then split evenly).
+func (t *measuredTimes) forMixes() gen.FormTimes {
+	if len(t.lat) == 0 && len(t.memLat) == 0 {
+		return nil
+	}
+	out := make(gen.FormTimes, len(t.tp))
+	for f, v := range t.tp {
+		out[f] = gen.FormTime{Latency: t.lat[f], Throughput: v, MemoryLatency: t.memLat[f]}
+	}
+	return out
 }
 
 // note takes the throughputs and latencies of results. A form's chain
@@ -259,6 +273,8 @@ func (t *measuredTimes) note(bs []*results.Benchmark) {
 			t.tp[x.Form] = x.Median
 		case gen.KindLatency:
 			switch {
+			case x.Operands == "mem->mem":
+				t.memLat[x.Form] = x.Median
 			case x.Operands == "0->0":
 				t.lat[x.Form], t.ownPair[x.Form] = x.Median, true
 			case t.ownPair[x.Form]:
@@ -322,7 +338,6 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 	}
 	times := newMeasuredTimes() // for ports mode and mixes
 	times.note(prior)
-	tp, lat := times.tp, times.lat
 
 	total := len(forms)
 	for lo := 0; lo < len(forms); lo += o.BatchForms {
@@ -379,12 +394,12 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 		}
 	}
 	if o.Ports {
-		if err := runPorts(eng, o, forms, tp, lat, done, w, sum); err != nil {
+		if err := runPorts(eng, o, forms, times, done, w, sum); err != nil {
 			return nil, err
 		}
 	}
 	if o.RandomMixes > 0 {
-		if err := runRandomMixes(eng, o, forms, tp, lat, done, w, sum); err != nil {
+		if err := runRandomMixes(eng, o, forms, times, done, w, sum); err != nil {
 			return nil, err
 		}
 	}
