@@ -43,7 +43,8 @@ type FormTimes map[string]FormTime
 // not evenly. Split evenly, 40 add r64, r64 on four registers beside 8
 // crc32 r32, m16 on eight took 15.8 cycles a copy on the Granite Rapids
 // guest: the adds' own chains, 10 deep; on eight registers 12.9. A form
-// without times counts as latency 1. With times nil it is MixN.
+// whose latency is unknown (0) counts as latency 1; when a form has no
+// throughput, or times is nil, it is MixN.
 func MixNTimed(forms []*isa.Form, counts []int, times FormTimes) (*Bench, error) {
 	if len(forms) < 2 || len(forms) != len(counts) {
 		return nil, fmt.Errorf("a mix needs two or more forms, each with a count")
@@ -82,26 +83,25 @@ func MixNTimed(forms []*isa.Form, counts []int, times FormTimes) (*Bench, error)
 	// Streams are made in the order forms[1:], then forms[0] (which takes
 	// what the others leave). Forms whose destinations are inputs share
 	// the rotating registers of their class (evenly, or with times by
-	// need: chainNeeds); the others need only two each. An FMA beside `add r64, r64` once got half the vector pool
-	// (6 ymm registers: 1.5 FMAs a cycle at latency 4, so the mix read a
-	// port conflict that was the chains').
+	// need: chainNeeds); the others need only two each. An FMA beside
+	// `add r64, r64` once got half the vector pool (6 ymm registers: 1.5
+	// FMAs a cycle at latency 4, so the mix read a port conflict that was
+	// the chains').
 	var order []int
 	for i := 1; i <= len(forms); i++ {
 		order = append(order, i%len(forms))
 	}
+	need := chainNeeds(forms, counts, times)
 	chainedLeft, plainLeft := map[string]int{}, map[string]int{}
+	needLeft := map[string]float64{}
 	for _, i := range order {
 		if c := writtenClass(forms[i]); chained(forms[i]) {
 			chainedLeft[c]++
+			if need != nil {
+				needLeft[c] += need[i]
+			}
 		} else {
 			plainLeft[c]++
-		}
-	}
-	need := chainNeeds(forms, counts, times)
-	needLeft := map[string]float64{}
-	for i, x := range forms {
-		if chained(x) && need != nil {
-			needLeft[writtenClass(x)] += need[i]
 		}
 	}
 	streams := make([]*stream, len(forms))
@@ -222,21 +222,18 @@ func MixNTimed(forms []*isa.Form, counts []int, times FormTimes) (*Bench, error)
 // copies ran from the legacy decoders and read up to 2.5 times apart in
 // two sweeps).
 func rmwRepeats(forms []*isa.Form, counts []int, times FormTimes) int {
-	if times == nil {
+	round, ok := leastTime(forms, counts, times)
+	if !ok {
 		return 0
 	}
-	round, chain := 0.0, 0.0
-	for i, x := range forms {
-		t, ok := times[x.Name()]
-		if !ok || t.Throughput <= 0 {
-			return 0
-		}
-		round = max(round, float64(counts[i])*t.Throughput)
+	chain := 0.0
+	for _, x := range forms {
 		if chainsThroughMemory(x) {
-			if t.MemoryLatency <= 0 {
+			l := times[x.Name()].MemoryLatency
+			if l <= 0 {
 				return 0
 			}
-			chain = max(chain, t.MemoryLatency)
+			chain = max(chain, l)
 		}
 	}
 	if chain == 0 {
@@ -249,21 +246,31 @@ func rmwRepeats(forms []*isa.Form, counts []int, times FormTimes) int {
 // through memory a copy of a mix is made.
 const rmwMargin = 2
 
+// leastTime returns the longest count * throughput of a mix's forms: the
+// least time one round of the mix can take. ok is false without a
+// measured throughput for every form.
+func leastTime(forms []*isa.Form, counts []int, times FormTimes) (least float64, ok bool) {
+	if times == nil {
+		return 0, false
+	}
+	for i, x := range forms {
+		t, found := times[x.Name()]
+		if !found || t.Throughput <= 0 {
+			return 0, false
+		}
+		least = max(least, float64(counts[i])*t.Throughput)
+	}
+	return least, true
+}
+
 // chainNeeds returns, per form, the register chains it needs to keep up
 // with the mix: count * latency / the longest count * throughput of the
 // mix's forms (their least time together). Nil without times or when a
 // form's throughput is unknown.
 func chainNeeds(forms []*isa.Form, counts []int, times FormTimes) []float64 {
-	if times == nil {
+	least, ok := leastTime(forms, counts, times)
+	if !ok {
 		return nil
-	}
-	least := 0.0
-	for i, x := range forms {
-		t, ok := times[x.Name()]
-		if !ok || t.Throughput <= 0 {
-			return nil
-		}
-		least = max(least, float64(counts[i])*t.Throughput)
 	}
 	need := make([]float64, len(forms))
 	for i, x := range forms {

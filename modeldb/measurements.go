@@ -202,12 +202,12 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			}
 			mm, ok := mixes[k]
 			if !ok {
-				mm = &MixMeasurement{Parts: parts, Host: host, Random: x.Kind == FitMixKind}
+				mm = &MixMeasurement{Parts: parts, Host: host, Random: x.Kind == FitMixKind, forms: x.Kind + "|" + formSet(parts)}
 				mixes[k] = mm
 				*list = append(*list, mm)
 			}
 			mm.vals.add(x, cycles)
-			mm.forms, mm.latest = x.Kind+"|"+formSet(parts), max(mm.latest, x.Date)
+			mm.latest = max(mm.latest, x.Date)
 			if per > 0 {
 				mm.Overhead = max(mm.Overhead, snippetOverhead(b, n))
 			}

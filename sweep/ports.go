@@ -51,11 +51,7 @@ func runPorts(eng *measure.Engine, o Options, forms []*isa.Form, mt *measuredTim
 	}
 	res := measureBenches(eng, o, need, nil)
 	sum.noteNoisy(need, res, nil)
-	for _, r := range res {
-		if r.Error == "" {
-			tp[r.Portlab.Form] = r.Portlab.Median
-		}
-	}
+	mt.note(res)
 	if err := w.append(res); err != nil {
 		return err
 	}
