@@ -341,9 +341,11 @@ func TestSteadyStatePrediction(t *testing.T) {
 // TestPortsBeside512BitWork: with 512-bit work in a kernel, narrower
 // vector instructions take their ports beside it (Intel fuses the port-0
 // and port-1 vector units: on the Granite Rapids guest 8 vaddpd ymm with
-// 8 vpermd zmm take 8 cycles, the adds moving to port 0; 8 vpshufb ymm
-// with them 16, on port 5 only), in the static bound and the simulation
-// alike; without it they keep port 1, and 512-bit loads do not count.
+// 8 vpermd zmm take 8 cycles, the adds moving to ports 0 and 5; 8 vpshufb
+// ymm with them 16, on port 5 only), in the static bound and the
+// simulation alike; without it they keep port 1. 512-bit loads count:
+// 8 vpshufb ymm with 8 vmovups zmm, m512 took 8 cycles on the guest, 16
+// vpaddd ymm with 8 of those loads 8 (5.33 with ymm loads).
 func TestPortsBeside512BitWork(t *testing.T) {
 	const model = `name: intel-like
 isa: x86
@@ -354,6 +356,7 @@ instruction_forms:
   - {form: "vpshufb ymm, ymm, ymm", uops: 1, latency: 1, throughput: 0.5, port_pressure: [[1, '15']], port_pressure_beside_512bit: [[1, '5']]}
   - {form: "vpermd zmm, zmm, zmm", uops: 1, latency: 3, throughput: 1, port_pressure: [[1, '5']]}
   - {form: "vmovups zmm, m512", uops: 1, latency: 5, throughput: 0.5, port_pressure: [[1, '23']]}
+  - {form: "vmovups ymm, m256", uops: 1, latency: 5, throughput: 0.5, port_pressure: [[1, '23']]}
 `
 	m, err := modeldb.Parse("intel-like.yml", []byte(model), modeldb.LoadOptions{})
 	if err != nil {
@@ -375,7 +378,8 @@ instruction_forms:
 		{block("vaddpd ymm#, ymm14, ymm15"), 4},
 		{block("vaddpd ymm#, ymm14, ymm15", "vpermd zmm$, zmm30, zmm31"), 8},
 		{block("vpshufb ymm#, ymm14, ymm15", "vpermd zmm$, zmm30, zmm31"), 16},
-		{block("vpshufb ymm#, ymm14, ymm15", "vmovups zmm$, [rsi+@]"), 4},
+		{block("vpshufb ymm#, ymm14, ymm15", "vmovups zmm$, [rsi+@]"), 8},
+		{block("vpshufb ymm#, ymm14, ymm15", "vmovups ymm8, [rsi+@]"), 4},
 	} {
 		expectCycles(t, m, c.src, c.want, 0.05)
 		regs, err := input.Assembly("block.s", []byte(".intel_syntax noprefix\n"+c.src), nil)

@@ -355,6 +355,23 @@ func build(ms *Measurements, opt BuildOptions, split map[string]bool) (*Model, *
 			}
 		}
 	}
+	// crossProbesOf: the probe mixes of a narrower vector form with
+	// 512-bit work. They are part of its class's signature: forms alike
+	// beside their own width may part beside 512-bit work, and fit512
+	// fits a class as one. On the Granite Rapids guest multiplies and
+	// shifts both run on ports 0 and 1; beside 512-bit work multiplies
+	// take ports 0 and 5, shifts port 0 only (8 vmulps ymm or vpmullw ymm
+	// with 4 vpermd zmm: 6 cycles; 8 vpslld ymm, imm8: 8). As one class,
+	// 242 forms got port 0.
+	crossProbesOf := map[string][]int{}
+	for i, mx := range crossMixes {
+		if mx.Random {
+			continue
+		}
+		for _, pt := range mx.Parts {
+			crossProbesOf[pt.Form] = append(crossProbesOf[pt.Form], i)
+		}
+	}
 	var names []string
 	for n, fm := range ms.Forms {
 		if fm.Throughput > 0 || len(fm.Latencies) > 0 {
@@ -395,6 +412,9 @@ func build(ms *Measurements, opt BuildOptions, split map[string]bool) (*Model, *
 			key = "split|" + n
 		} else if len(probeMixesOf[mixed]) > 0 {
 			key = fmt.Sprintf("%d|%t|%t|%s|%s", int(math.Round(math.Log(fm.Throughput)/math.Log(1.03))), wide, narrow, baseKey, mixSignature(mixed, probeMixesOf[mixed], fitMixes, ms))
+			if narrow {
+				key += "|" + mixSignature(mixed, crossProbesOf[mixed], crossMixes, ms)
+			}
 		} else {
 			key = "solo|" + n
 		}

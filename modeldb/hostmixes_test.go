@@ -54,9 +54,9 @@ func readMixTSV(t testing.TB, path string) []*MixMeasurement {
 // TestEmbeddedGraniteRapidsPredictsMeasuredMixes: the issue's validation
 // on real measurements, no host needed: the embedded Granite Rapids model
 // against 1,000 random mixes measured on that host and never fitted
-// (testdata/mixes, measured afresh in session 8). 895 were within 10 %
-// when the model was embedded (session 8; the session-7 model scores 891
-// on them); a rebuilt model must not fall back.
+// (testdata/mixes, measured afresh in session 8). The issue asks for 90 %
+// within 10 %: the session-9 model has 905 (session 8's 895, session 7's
+// 891); a rebuilt model must not fall back.
 func TestEmbeddedGraniteRapidsPredictsMeasuredMixes(t *testing.T) {
 	m, err := Embedded("portlab-graniterapids.yml.gz")
 	if err != nil {
@@ -68,8 +68,8 @@ func TestEmbeddedGraniteRapidsPredictsMeasuredMixes(t *testing.T) {
 	if r.N != 1000 || r.Missing != 0 {
 		t.Fatalf("%d mixes scored, %d with forms the model lacks (want 1,000 and 0)", r.N, r.Missing)
 	}
-	if r.Fraction() < 0.885 {
-		t.Errorf("%d of %d measured random mixes within 10 %% (want at least 88.5 %%)", r.Within, r.N)
+	if r.Fraction() < 0.90 {
+		t.Errorf("%d of %d measured random mixes within 10 %% (want at least 90 %%)", r.Within, r.N)
 	}
 }
 
