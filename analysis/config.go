@@ -67,6 +67,9 @@ func Config(m *modeldb.Model, opt Options) (pipeline.Config, []string, error) {
 		TotalRegisters:     opt.RegisterFileSize,
 		MaxMovesEliminated: opt.MaxMovesEliminated,
 	}
+	if sc := m.StoreCommit; sc != nil {
+		cfg.StoreCommit = pipeline.StoreCommit{LinesPerCycle: sc.LinesPerCycle, StoresPerLine: sc.StoresPerLine}
+	}
 	if opt.DispatchWidth > 0 {
 		cfg.DispatchWidth = opt.DispatchWidth
 	}

@@ -263,6 +263,26 @@ instruction_forms:
 
 // expectCycles simulates Intel-syntax src with m for 200 iterations and
 // checks the cycles per iteration are want within a relative tol.
+// staticOf analyses Intel-syntax source with m (dispatch width 6) and
+// returns the static analysis and the region.
+func staticOf(t *testing.T, m *modeldb.Model, src string) (*Static, *input.Region) {
+	t.Helper()
+	regs, err := input.Assembly("block.s", []byte(".intel_syntax noprefix\n"+src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := NewBuilder(m)
+	k, err := b.Kernel(regs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := k.Analyze(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, regs[0]
+}
+
 func expectCycles(t *testing.T, m *modeldb.Model, src string, want, tol float64) {
 	t.Helper()
 	regs, err := input.Assembly("block.s", []byte(".intel_syntax noprefix\n"+src), nil)
@@ -382,19 +402,7 @@ instruction_forms:
 		{block("vpshufb ymm#, ymm14, ymm15", "vmovups ymm8, [rsi+@]"), 4},
 	} {
 		expectCycles(t, m, c.src, c.want, 0.05)
-		regs, err := input.Assembly("block.s", []byte(".intel_syntax noprefix\n"+c.src), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := NewBuilder(m)
-		k, err := b.Kernel(regs[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := k.Analyze(6)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, _ := staticOf(t, m, c.src)
 		if math.Abs(s.Bound-c.want) > 0.05*c.want {
 			t.Errorf("static bound %.2f, want %.0f for\n%s", s.Bound, c.want, c.src)
 		}

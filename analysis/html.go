@@ -52,6 +52,7 @@ func WriteHTML(w io.Writer, reports []*Report, inputs []string) error {
 			[2]string{"Port bound", fmt.Sprintf("%s (busiest: %s)", fmt2(s.PortBound), strings.Join(s.Busiest, ", "))},
 			[2]string{"Dispatch bound", fmt.Sprintf("%s (%d uOps, %d per cycle)", fmt2(s.DispatchBound), s.Uops, s.DispatchWidth)},
 			[2]string{"Loop-carried bound", fmt2(s.LCDBound)},
+			[2]string{"Store commit bound", storeCommitText(s)},
 			[2]string{"Critical path", fmt.Sprintf("%s cycles through one iteration", fmt2(s.CriticalPathLatency))},
 			[2]string{"Dispatch width / ROB", fmt.Sprintf("%d / %d", r.Config.DispatchWidth, r.Config.ROBSize)})
 		reg.Notes = r.Notes
@@ -289,4 +290,12 @@ func timelineSVG(r *Report) template.HTML {
 	}
 	b.WriteString("</svg>")
 	return template.HTML(b.String())
+}
+
+// storeCommitText is the store commit bound as the HTML report says it.
+func storeCommitText(s *Static) string {
+	if s.StoreCommit == "" {
+		return "none (the model has no store commit rule)"
+	}
+	return fmt.Sprintf("%s (%s)", fmt2(s.StoreCommitBound), s.StoreCommit)
 }

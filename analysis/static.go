@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"portlab/analysis/pipeline"
 	"sort"
 	"strings"
 
@@ -32,6 +33,12 @@ type Static struct {
 	// count (unpipelined units the ports do not show); FormBoundOf names it.
 	FormBound   float64
 	FormBoundOf string
+	// StoreCommitBound is the cycles per iteration the stores take to
+	// commit to the cache (model store_commit: consecutive stores to one
+	// line go together), 0 without the rule or stores; StoreCommit says
+	// the rule.
+	StoreCommitBound float64
+	StoreCommit      string
 	// CriticalPath is the longest dependency path through one iteration
 	// (instruction indexes) and its latency.
 	CriticalPath        []int
@@ -42,7 +49,8 @@ type Static struct {
 	// iterations).
 	Chains   []Chain
 	LCDBound float64
-	// Bound is max(PortBound, DispatchBound, FormBound, LCDBound): the
+	// Bound is max(PortBound, DispatchBound, FormBound, StoreCommitBound,
+	// LCDBound): the
 	// predicted cycles per iteration; Bottleneck names what sets it.
 	Bound      float64
 	Bottleneck string
@@ -157,6 +165,11 @@ func memText(x *Instr) string {
 }
 
 // Analyze runs the static analysis with the given dispatch width.
+// storeCommitIterations is how many iterations the store commit bound
+// counts over: lines that advance with the iteration (a pointer stepping
+// 32 bytes) pair stores of different iterations.
+const storeCommitIterations = 64
+
 func (k *Kernel) Analyze(dispatchWidth int) (*Static, error) {
 	s := &Static{Ports: k.Ports, DispatchWidth: dispatchWidth}
 	n := len(k.Instrs)
@@ -194,6 +207,16 @@ func (k *Kernel) Analyze(dispatchWidth int) (*Static, error) {
 			s.FormBound, s.FormBoundOf = t, f
 		}
 	}
+	if sc := k.Model.StoreCommit; sc != nil {
+		var lines []pipeline.StoreLine
+		for _, x := range k.Instrs {
+			if x.MayStore {
+				lines = append(lines, x.Desc.Line)
+			}
+		}
+		s.StoreCommit = sc.String()
+		s.StoreCommitBound = pipeline.StoreCommit{LinesPerCycle: sc.LinesPerCycle, StoresPerLine: sc.StoresPerLine}.CyclesPerIteration(lines, storeCommitIterations)
+	}
 	edges := k.Dependencies()
 	s.criticalPath(k, edges)
 	s.chains(k, edges)
@@ -208,6 +231,9 @@ func (k *Kernel) Analyze(dispatchWidth int) (*Static, error) {
 	}
 	if s.FormBound > s.Bound*(1+1e-9) {
 		s.Bound, s.Bottleneck = s.FormBound, "throughput of "+s.FormBoundOf
+	}
+	if s.StoreCommitBound > s.Bound*(1+1e-9) {
+		s.Bound, s.Bottleneck = s.StoreCommitBound, "store commit ("+s.StoreCommit+")"
 	}
 	if s.LCDBound > s.Bound*(1+1e-9) {
 		s.Bound = s.LCDBound

@@ -28,6 +28,9 @@ func (*staticView) PrintText(w io.Writer, r *Report) {
 	if s.FormBoundOf != "" {
 		fmt.Fprintf(&sb, "  Throughput bound:    %s (%s)\n", fmt2(s.FormBound), s.FormBoundOf)
 	}
+	if s.StoreCommit != "" {
+		fmt.Fprintf(&sb, "  Store commit bound:  %s (%s)\n", fmt2(s.StoreCommitBound), s.StoreCommit)
+	}
 	if r.Simulated {
 		fmt.Fprintf(&sb, "Simulated:             %s cycles/iteration (%d iterations)\n", fmt2(r.CyclesPerIteration()), r.Iterations)
 	}
@@ -109,7 +112,7 @@ func (*staticView) JSON(r *Report) any {
 	return map[string]any{
 		"Bound": s.Bound, "Bottleneck": s.Bottleneck, "PortBound": s.PortBound, "BusiestPorts": s.Busiest,
 		"DispatchBound": s.DispatchBound, "Uops": s.Uops, "LoopCarriedBound": s.LCDBound,
-		"ThroughputBound": s.FormBound, "ThroughputBoundForm": s.FormBoundOf,
+		"ThroughputBound": s.FormBound, "ThroughputBoundForm": s.FormBoundOf, "StoreCommitBound": s.StoreCommitBound,
 		"CriticalPath": s.CriticalPath, "CriticalPathLatency": s.CriticalPathLatency,
 		"LoopCarriedDependencies": chains, "PortPressure": per, "PortPressureTotal": s.Total,
 	}

@@ -501,6 +501,7 @@ func Generate(f *isa.Form) ([]*Bench, error) {
 	out = append(out, tp)
 	out = append(out, Idioms(f)...)
 	out = append(out, AddressShapeBenches(f)...)
+	out = append(out, StoreCommitBenches(f)...)
 	return out, nil
 }
 

@@ -711,6 +711,14 @@ func build(ms *Measurements, opt BuildOptions, split map[string]bool) (*Model, *
 			m.StoreToLoadForwardLatency = round5(l)
 		}
 	}
+	if sc := storeCommitOf(ms.StoreCommitSameLine, ms.StoreCommitLinesApart); sc != nil {
+		m.StoreCommit = sc
+		rep.MemoryPath = append(rep.MemoryPath, fmt.Sprintf("stores commit %s (%.2f cycles a store to one line, %.2f a line apart)",
+			sc, ms.StoreCommitSameLine, ms.StoreCommitLinesApart))
+	} else if ms.StoreCommitLinesApart > 0 {
+		rep.MemoryPath = append(rep.MemoryPath, fmt.Sprintf("stores to different cache lines commit as fast as to one (%.2f and %.2f cycles a store): no store-commit limit",
+			ms.StoreCommitLinesApart, ms.StoreCommitSameLine))
+	}
 	m.SortForms()
 	m.Reindex()
 	sort.Slice(rep.Fits, func(i, j int) bool { return rep.Fits[i].Form < rep.Fits[j].Form })
@@ -840,6 +848,10 @@ func (m *Model) Clone() *Model {
 		c.Forms[i] = e.Clone()
 	}
 	c.Ports = append([]string(nil), m.Ports...)
+	if m.StoreCommit != nil {
+		sc := *m.StoreCommit
+		c.StoreCommit = &sc
+	}
 	c.LoadPorts = clonePressure(m.LoadPorts)
 	c.StorePorts = clonePressure(m.StorePorts)
 	if m.LoadPorts == nil {

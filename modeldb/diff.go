@@ -76,6 +76,8 @@ func Diff(a, b *Model, opt DiffOptions) *ModelDiff {
 	num("scheduler_size", float64(a.SchedulerSize), float64(b.SchedulerSize), &d.Header)
 	str("load_throughput_default", FormatPressure(a.LoadPorts), FormatPressure(b.LoadPorts), &d.Header)
 	str("store_throughput_default", FormatPressure(a.StorePorts), FormatPressure(b.StorePorts), &d.Header)
+	num("store_to_load_forward_latency", a.StoreToLoadForwardLatency, b.StoreToLoadForwardLatency, &d.Header)
+	str("store_commit", storeCommitText(a.StoreCommit), storeCommitText(b.StoreCommit), &d.Header)
 	for _, k := range unionKeys(a.LoadLatency, b.LoadLatency) {
 		num("load_latency."+k, a.LoadLatency[k], b.LoadLatency[k], &d.Header)
 	}

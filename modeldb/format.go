@@ -405,6 +405,26 @@ func (p *parser) intMap(n *yaml.Node, key string) map[string]int {
 	return out
 }
 
+// storeCommit reads store_commit: {lines_per_cycle: N, stores_per_line: M}.
+func (p *parser) storeCommit(n *yaml.Node, key string) *StoreCommit {
+	v := p.intMap(n, key)
+	if v == nil {
+		return nil
+	}
+	for k := range v {
+		if k != "lines_per_cycle" && k != "stores_per_line" {
+			p.errorf(n, "%s: unknown key %q (want lines_per_cycle and stores_per_line)", key, k)
+			return nil
+		}
+	}
+	sc := &StoreCommit{LinesPerCycle: v["lines_per_cycle"], StoresPerLine: v["stores_per_line"]}
+	if err := sc.validate(); err != nil {
+		p.errorf(n, "%v", err)
+		return nil
+	}
+	return sc
+}
+
 func (p *parser) floatMap(n *yaml.Node, key string) map[string]float64 {
 	if isNull(n) {
 		return nil
@@ -554,6 +574,8 @@ func (p *parser) model(root *yaml.Node) *yaml.Node {
 			m.StoreThroughput = p.memoryRules(v, k, "src")
 		case "store_to_load_forward_latency":
 			m.StoreToLoadForwardLatency = p.num(v, k)
+		case "store_commit":
+			m.StoreCommit = p.storeCommit(v, k)
 		case "hidden_loads":
 			m.HiddenLoads = p.boolean(v, k)
 		case "micro_fusion":
@@ -1053,6 +1075,9 @@ func (m *Model) MarshalWith(opt MarshalOptions) ([]byte, error) {
 	}
 	if m.StoreToLoadForwardLatency != 0 {
 		add("store_to_load_forward_latency", numNode(m.StoreToLoadForwardLatency))
+	}
+	if sc := m.StoreCommit; sc != nil {
+		add("store_commit", intMapNode(map[string]int{"lines_per_cycle": sc.LinesPerCycle, "stores_per_line": sc.StoresPerLine}))
 	}
 	if m.MicroFusion {
 		add("micro_fusion", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})

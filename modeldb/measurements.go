@@ -24,7 +24,12 @@ type Measurements struct {
 	// the random mixes measured for fitting (kind "fit-mix", Random set),
 	// less any that equals one of these.
 	RandomMixes []*MixMeasurement
-	Hosts       []string // CPU signatures seen, sorted
+	// StoreCommitSameLine and StoreCommitLinesApart are the cycles per
+	// store of the store-commit streams (StoreCommitKind): consecutive
+	// stores to one cache line, and every store to a line of its own; 0
+	// when not measured.
+	StoreCommitSameLine, StoreCommitLinesApart float64
+	Hosts                                      []string // CPU signatures seen, sorted
 	// Skipped says why results were not used (one line per reason, with a count).
 	Skipped []string
 }
@@ -145,6 +150,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 	skipped := map[string]int{}
 	hosts := map[string]bool{}
 	mixes := map[string]*MixMeasurement{}
+	commits := storeCommitRuns{}
 	form := func(name string) *FormMeasurements {
 		fm, ok := ms.Forms[name]
 		if !ok {
@@ -283,6 +289,8 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			} else {
 				fm.shapeTps[x.Addressing] = append(fm.shapeTps[x.Addressing], val)
 			}
+		case StoreCommitKind:
+			commits[x.Operands] = append(commits[x.Operands], val)
 		case "uops":
 			if fm.PortUops == nil {
 				fm.PortUops = map[string]float64{}
@@ -322,6 +330,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		}
 		sort.Strings(fm.Props)
 	}
+	ms.StoreCommitSameLine, ms.StoreCommitLinesApart = commits.median("same-line"), commits.median("lines-apart")
 	if n := supersedeCounts(ms); n > 0 {
 		skipped["mixes a newer result of the same forms in other counts supersedes (the generator changed)"] += n
 	}

@@ -46,6 +46,9 @@ type Model struct {
 	LoadPorts                 PortPressure `yaml:"load_throughput_default,omitempty"`
 	StorePorts                PortPressure `yaml:"store_throughput_default,omitempty"`
 	StoreToLoadForwardLatency float64      `yaml:"store_to_load_forward_latency,omitempty"`
+	// StoreCommit is how retired stores are written to the cache, nil
+	// when not measured (see StoreCommit).
+	StoreCommit *StoreCommit `yaml:"store_commit,omitempty"`
 	// MicroFusion says that a memory operand's load, and a store's
 	// address and data, dispatch fused with the operation they belong to
 	// (Intel micro-fusion, AMD macro-ops): they take no dispatch or

@@ -40,6 +40,42 @@ type Config struct {
 
 	// NoAlias lets loads pass older stores (llvm-mca's -noalias).
 	NoAlias bool
+
+	// StoreCommit limits how fast stores leave the core; the zero value
+	// sets no limit.
+	StoreCommit StoreCommit
+}
+
+// StoreCommit is the rate at which a core writes retired stores to its
+// cache, in program order: the stores of at most LinesPerCycle cache
+// lines a cycle, at most StoresPerLine consecutive ones of each
+// (InstrDesc.Line). The simulator applies it at retirement: a store
+// retires only within the cycle's commit budget. Real cores commit from
+// the store buffer after retirement; in steady state the throughput is
+// the same, the store buffer only delays the back-pressure.
+type StoreCommit struct {
+	LinesPerCycle, StoresPerLine int
+}
+
+// CyclesPerIteration returns the cycles an iteration's stores take to
+// commit in steady state, over the given iterations of a block whose
+// stores (in order) are at lines (0 with no limit).
+func (sc StoreCommit) CyclesPerIteration(lines []StoreLine, iterations int) float64 {
+	if sc.LinesPerCycle == 0 || len(lines) == 0 || iterations < 1 {
+		return 0
+	}
+	cycles := 1
+	var b commitBudget
+	for it := 0; it < iterations; it++ {
+		for _, l := range lines {
+			if !b.take(&sc, l, it) {
+				cycles++
+				b = commitBudget{}
+				b.take(&sc, l, it)
+			}
+		}
+	}
+	return float64(cycles) / float64(iterations)
 }
 
 // Buffer is a scheduler (reservation station) serving Units.
@@ -75,6 +111,9 @@ func (c *Config) Validate() error {
 	}
 	if c.RetireWidth < 0 || c.LoadQueue < 0 || c.StoreQueue < 0 || c.TotalRegisters < 0 {
 		return fmt.Errorf("negative retire width, queue or register file size")
+	}
+	if c.StoreCommit.LinesPerCycle < 0 || c.StoreCommit.StoresPerLine < 0 || (c.StoreCommit.LinesPerCycle > 0) != (c.StoreCommit.StoresPerLine > 0) {
+		return fmt.Errorf("store commit: %d lines a cycle, %d stores a line: both positive or both zero", c.StoreCommit.LinesPerCycle, c.StoreCommit.StoresPerLine)
 	}
 	if len(c.Schedulers) > 64 {
 		return fmt.Errorf("%d schedulers: at most 64", len(c.Schedulers))

@@ -74,6 +74,40 @@ type InstrDesc struct {
 	// BeginGroup and EndGroup force the instruction to start (end) a
 	// dispatch group.
 	BeginGroup, EndGroup bool
+	// Line is where a store writes, for the store commit
+	// (Config.StoreCommit).
+	Line StoreLine
+}
+
+// StoreLine places a store for the store commit: in iteration i it writes
+// at byte Offset + i*Stride of address region Region (stores of one
+// region whose addresses fall in one 64-byte line share the line).
+// Unknown (the zero value): a line of its own.
+type StoreLine struct {
+	Known          bool
+	Region         int
+	Offset, Stride int64
+}
+
+// LineBytes is the cache line size of StoreLine.
+const LineBytes = 64
+
+// lineOf returns the store's line in an iteration; ok is false when
+// unknown.
+func (l StoreLine) lineOf(iteration int) (region int, line int64, ok bool) {
+	if !l.Known {
+		return 0, 0, false
+	}
+	a := l.Offset + int64(iteration)*l.Stride
+	return l.Region, floorDiv(a, LineBytes), true
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
 }
 
 // cdesc is an InstrDesc compiled against a Config.

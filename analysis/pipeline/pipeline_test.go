@@ -198,3 +198,81 @@ func TestMoveEliminationLimit(t *testing.T) {
 		t.Errorf("%d moves eliminated in 2 dispatch cycles, want 2", elim)
 	}
 }
+
+// TestStoreCommit: stores on two store-data ports retire two a cycle
+// when consecutive ones share a line and one a cycle otherwise (Golden
+// Cove's commit, measured on the Granite Rapids guest); a line that
+// advances with the iteration pairs a store with the next iteration's.
+func TestStoreCommit(t *testing.T) {
+	store := func(line StoreLine) *InstrDesc {
+		return &InstrDesc{Uops: 1, Latency: 1, Uses: []Use{{Units: 1<<4 | 1<<7, Ticks: Scale}}, MayStore: true, Line: line}
+	}
+	cfg := skl()
+	cfg.NoAlias = true
+	cfg.StoreCommit = StoreCommit{LinesPerCycle: 1, StoresPerLine: 2}
+	block := func(line func(i int) StoreLine) []*InstrDesc {
+		var b []*InstrDesc
+		for i := 0; i < 8; i++ {
+			b = append(b, store(line(i)))
+		}
+		return b
+	}
+	unlimited := skl()
+	unlimited.NoAlias = true
+	const iters = 200
+	for _, c := range []struct {
+		name  string
+		cfg   Config
+		block []*InstrDesc
+		perIt float64
+	}{
+		{"8 bytes apart, one line", cfg, block(func(i int) StoreLine { return StoreLine{Known: true, Offset: int64(8 * i)} }), 4},
+		{"64 bytes apart", cfg, block(func(i int) StoreLine { return StoreLine{Known: true, Offset: int64(64 * i)} }), 8},
+		{"two regions, alternating", cfg, block(func(i int) StoreLine { return StoreLine{Known: true, Region: i % 2} }), 8},
+		{"unknown lines", cfg, block(func(i int) StoreLine { return StoreLine{} }), 8},
+		{"no commit limit", unlimited, block(func(i int) StoreLine { return StoreLine{Known: true, Offset: int64(64 * i)} }), 4},
+		// One 32-byte store an iteration, the pointer advancing 32: two
+		// iterations fill a line.
+		{"advancing", cfg, []*InstrDesc{store(StoreLine{Known: true, Stride: 32})}, 0.5},
+	} {
+		r := run(t, c.cfg, c.block, iters)
+		if got := float64(r.Cycles) / iters; got < c.perIt || got > c.perIt*1.05+0.05 {
+			t.Errorf("%s: %.2f cycles an iteration, want %.2f", c.name, got, c.perIt)
+		}
+	}
+	bad := cfg
+	bad.StoreCommit = StoreCommit{LinesPerCycle: 1}
+	if _, err := New(bad); err == nil {
+		t.Error("a store commit of 1 line a cycle and 0 stores a line was accepted")
+	}
+}
+
+// TestStoreCommitCyclesPerIteration: the static count of the same rule.
+func TestStoreCommitCyclesPerIteration(t *testing.T) {
+	gc := StoreCommit{LinesPerCycle: 1, StoresPerLine: 2}
+	at := func(offsets ...int64) []StoreLine {
+		var out []StoreLine
+		for _, o := range offsets {
+			out = append(out, StoreLine{Known: true, Offset: o})
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name  string
+		sc    StoreCommit
+		lines []StoreLine
+		want  float64
+	}{
+		{"8 to one line", gc, at(0, 8, 16, 24, 32, 40, 48, 56), 4},
+		{"8 a line apart", gc, at(0, 64, 128, 192, 256, 320, 384, 448), 8},
+		{"runs of 3, 2, 1", gc, at(0, 8, 16, 64, 72, 128), 4},
+		{"unknown", gc, []StoreLine{{}, {}, {}}, 3},
+		{"advancing 32 a store", gc, []StoreLine{{Known: true, Stride: 32}}, 0.5},
+		{"two lines a cycle", StoreCommit{LinesPerCycle: 2, StoresPerLine: 1}, at(0, 64, 128, 192), 2},
+		{"no limit", StoreCommit{}, at(0, 64), 0},
+	} {
+		if got := c.sc.CyclesPerIteration(c.lines, 64); got != c.want {
+			t.Errorf("%s: %.3f cycles an iteration, want %.3f", c.name, got, c.want)
+		}
+	}
+}

@@ -413,7 +413,35 @@ func (s *executeStage) CycleEnd() error {
 
 // retireStage retires executed instructions in order.
 type retireStage struct {
-	p *Pipeline
+	p      *Pipeline
+	commit commitBudget // this cycle's store commit
+}
+
+// commitBudget is what a cycle's store commit has taken: lines, the
+// stores of the last line, and that line.
+type commitBudget struct {
+	lines, run int
+	known      bool
+	region     int
+	line       int64
+}
+
+// take reports whether a store at line l in an iteration fits the
+// cycle's commit (Config.StoreCommit) and counts it.
+func (b *commitBudget) take(sc *StoreCommit, l StoreLine, iteration int) bool {
+	if sc.LinesPerCycle == 0 {
+		return true
+	}
+	region, line, known := l.lineOf(iteration)
+	if b.lines > 0 && known && b.known && region == b.region && line == b.line && b.run < sc.StoresPerLine {
+		b.run++
+		return true
+	}
+	if b.lines == sc.LinesPerCycle {
+		return false
+	}
+	*b = commitBudget{lines: b.lines + 1, run: 1, known: known, region: region, line: line}
+	return true
 }
 
 func (s *retireStage) HasWork() bool             { return !s.p.rcu.empty() }
@@ -424,12 +452,16 @@ func (s *retireStage) CycleStart() error {
 	p := s.p
 	p.prf.cycleStart()
 	n := 0
+	s.commit = commitBudget{}
 	for !p.rcu.empty() {
 		if p.cfg.RetireWidth > 0 && n == p.cfg.RetireWidth {
 			break
 		}
 		in := p.slot(p.rcu.head)
 		if in.state != stExecuted {
+			break
+		}
+		if in.desc.MayStore && !s.commit.take(&p.cfg.StoreCommit, in.desc.Line, in.Iteration) {
 			break
 		}
 		s.retireOne(in)

@@ -1,0 +1,98 @@
+package modeldb
+
+import (
+	"strings"
+	"testing"
+
+	"portlab/results"
+)
+
+// TestStoreCommitFromMeasurements: the build derives the rule from the two
+// streams, and only when lines apart are slower.
+func TestStoreCommitFromMeasurements(t *testing.T) {
+	if sc := storeCommitOf(0.50, 1.00058); sc == nil || *sc != (StoreCommit{1, 2}) {
+		t.Errorf("0.50 and 1.00 cycles a store: %v, want 1 line a cycle, 2 a line", sc)
+	}
+	if sc := storeCommitOf(0.5, 0.52); sc != nil {
+		t.Errorf("lines apart as fast as one line: %v, want none", sc)
+	}
+	if sc := storeCommitOf(0, 1); sc != nil {
+		t.Errorf("one stream missing: %v, want none", sc)
+	}
+}
+
+// TestStoreCommitRoundTrip: the header survives writing and reading, and
+// bad values are errors naming the file and line.
+func TestStoreCommitRoundTrip(t *testing.T) {
+	m := &Model{Name: "x", ISA: "x86", Ports: []string{"0"}, StoreCommit: &StoreCommit{LinesPerCycle: 1, StoresPerLine: 2}}
+	data, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "store_commit: {lines_per_cycle: 1, stores_per_line: 2}") {
+		t.Errorf("written:\n%s", data)
+	}
+	back, err := Parse("x.yml", data, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.StoreCommit == nil || *back.StoreCommit != *m.StoreCommit {
+		t.Errorf("read back %v, want %v", back.StoreCommit, m.StoreCommit)
+	}
+	if c := m.Clone(); c.StoreCommit == m.StoreCommit || *c.StoreCommit != *m.StoreCommit {
+		t.Errorf("Clone shares or loses the store commit: %v", c.StoreCommit)
+	}
+	plain := &Model{Name: "x", ISA: "x86", Ports: []string{"0"}}
+	d := Diff(plain, m, DiffOptions{})
+	if len(d.Header) != 1 || d.Header[0].Field != "store_commit" || d.Header[0].B != "1 cache line(s) a cycle, up to 2 store(s) to one line" {
+		t.Errorf("diff header %+v, want the store commit added", d.Header)
+	}
+	for _, c := range []struct{ yaml, want string }{
+		{"store_commit: {lines_per_cycle: 0, stores_per_line: 2}", "must be at least 1"},
+		{"store_commit: {lines_per_cycle: 1, per_line: 2}", `unknown key "per_line"`},
+	} {
+		src := "name: x\nisa: x86\nports: ['0']\n" + c.yaml + "\ninstruction_forms: []\n"
+		_, err := Parse("bad.yml", []byte(src), LoadOptions{})
+		if err == nil || !strings.Contains(err.Error(), "bad.yml:4") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want bad.yml:4 and %q", c.yaml, err, c.want)
+		}
+	}
+}
+
+// TestBuildMeasuresStoreCommit: the store-commit streams of a sweep reach
+// the built model's header; without them it has none.
+func TestBuildMeasuresStoreCommit(t *testing.T) {
+	res := func(id, kind, operands string, v float64) *results.Benchmark {
+		return &results.Benchmark{Mode: "inverse_throughput", Measurements: []results.Measurement{{Key: "inverse_throughput", Value: v, PerSnippetValue: 16 * v}},
+			Portlab: &results.Extra{ID: id, Form: "mov m64, r64", Kind: kind, Operands: operands, Median: v, Reps: 5, Clean: 5, Host: "h", Date: "2026-11-26T09:00:00Z"}}
+	}
+	bs := []*results.Benchmark{
+		res("tp", "throughput", "", 0.5),
+		res("same", StoreCommitKind, "same-line", 0.5),
+		res("apart", StoreCommitKind, "lines-apart", 1.0006),
+	}
+	ms := CollectMeasurements(bs, CollectOptions{})
+	if ms.StoreCommitSameLine != 0.5 || ms.StoreCommitLinesApart != 1.0006 {
+		t.Fatalf("collected %v and %v cycles a store, want 0.5 and 1.0006", ms.StoreCommitSameLine, ms.StoreCommitLinesApart)
+	}
+	if tp := ms.Forms["mov m64, r64"].Throughput; tp != 0.5 {
+		t.Errorf("the streams changed the form's throughput: %v", tp)
+	}
+	m, rep, err := Build(ms, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.StoreCommit == nil || *m.StoreCommit != (StoreCommit{1, 2}) {
+		t.Errorf("built store_commit %v, want 1 line a cycle, 2 stores a line", m.StoreCommit)
+	}
+	if !strings.Contains(rep.Summary(3), "stores commit 1 cache line(s) a cycle") {
+		t.Errorf("the report does not say it:\n%s", rep.Summary(3))
+	}
+	m2, _, err := Build(CollectMeasurements(bs[:1], CollectOptions{}), BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m2.StoreCommit != nil {
+		t.Errorf("store_commit %v without the streams", m2.StoreCommit)
+	}
+}
