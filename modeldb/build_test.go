@@ -820,3 +820,34 @@ func TestVocabularyKeepsDividersApart(t *testing.T) {
 		t.Errorf("without units the vocabulary %b lacks Divider+p015: the test no longer shows what it guards", all)
 	}
 }
+
+// TestScaleToScalesTheDividerAlone: a base mapping whose divider sets the
+// bound reaches a slower measured throughput by the divider's cycles
+// alone (a divide is one issue-port uop however long it divides), faster
+// or slower, while the divider still binds; one whose issue ports set the
+// bound scales as a whole.
+func TestScaleToScalesTheDividerAlone(t *testing.T) {
+	ports := []string{"Divider", "FPDivider", "0", "1", "5"}
+	p := &inferProblem{ports: ports, basePorts: len(ports), units: unitPorts(ports)}
+	const fpdiv, p0 = 0b00010, 0b00100
+	for _, c := range []struct {
+		uses []maskUse
+		tp   float64
+		want []maskUse
+	}{
+		{[]maskUse{{fpdiv, 5}, {p0, 1}}, 8, []maskUse{{fpdiv, 8}, {p0, 1}}},        // vdivpd ymm: 5 in LLVM 14, 8 measured
+		{[]maskUse{{fpdiv, 5}, {p0, 1}}, 4, []maskUse{{fpdiv, 4}, {p0, 1}}},        // faster than the base: the divider too
+		{[]maskUse{{fpdiv, 2}, {p0, 1}}, 0.5, []maskUse{{fpdiv, 0.5}, {p0, 0.25}}}, // the port would bind: all scale
+		{[]maskUse{{fpdiv, 1}, {p0, 3}}, 6, []maskUse{{fpdiv, 2}, {p0, 6}}},        // the port binds: all scale
+		{[]maskUse{{p0, 1}}, 2, []maskUse{{p0, 2}}},
+	} {
+		got := p.scaleTo(c.uses, c.tp)
+		if !equalUses(got, c.want) {
+			t.Errorf("scaleTo(%v, %v) = %v, want %v", c.uses, c.tp, got, c.want)
+		}
+	}
+	p.units = 0 // without units (abstract ports) everything scales
+	if got := p.scaleTo([]maskUse{{fpdiv, 5}, {p0, 1}}, 8); !equalUses(got, []maskUse{{fpdiv, 8}, {p0, 1.6}}) {
+		t.Errorf("without units: %v", got)
+	}
+}

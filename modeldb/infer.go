@@ -313,7 +313,13 @@ func smaller(a, b *candidate, first bool) bool {
 	return a.err < b.err-1e-12
 }
 
-// scaleTo scales a mapping so that its singleton bound equals tp.
+// scaleTo scales a mapping so that its singleton bound equals tp. When a
+// unit (a divider, unitPorts) sets the bound, and still would at tp, only
+// the unit's cycles scale: a divide is one uop on an issue port and a number of cycles on
+// the divider that its operands decide (LLVM 14's sapphirerapids has
+// vdivpd ymm at 5*FPDivider+1*p0; measured 8 cycles, scaling both made it
+// 1.6*p0, which its mixes with port-0 forms refuse, and the fit dropped
+// the divider for 1*p0+1*p05: two divides then ran in parallel).
 func (p *inferProblem) scaleTo(uses []maskUse, tp float64) []maskUse {
 	if len(uses) == 0 || tp <= 0 {
 		return nil
@@ -323,9 +329,27 @@ func (p *inferProblem) scaleTo(uses []maskUse, tp float64) []maskUse {
 	if b <= 0 {
 		return nil
 	}
+	// The units alone when they set the bound and still do at tp.
+	onlyUnits := false
+	if p.units != 0 {
+		p.buf = p.buf[:0]
+		var ports []maskUse
+		for _, u := range uses {
+			if u.mask&^p.units == 0 {
+				p.buf = append(p.buf, u)
+			} else {
+				ports = append(ports, u)
+			}
+		}
+		onlyUnits = len(p.buf) > 0 && bottleneck(p.buf) >= b*(1-1e-9) && (len(ports) == 0 || bottleneck(ports) <= tp)
+	}
 	s := tp / b
 	out := make([]maskUse, 0, len(uses))
 	for _, u := range uses {
+		if onlyUnits && u.mask&^p.units != 0 {
+			out = append(out, u)
+			continue
+		}
 		out = append(out, maskUse{u.mask, u.cycles * s})
 	}
 	out = mergeUses(out)

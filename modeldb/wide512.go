@@ -28,7 +28,7 @@ import "portlab/isa"
 // vbroadcastss zmm, m32, vmovups m512, zmm) counted as leaving port 1
 // open; a model of the Granite Rapids guest built with them counted as
 // 512-bit work fits its mixes better and predicts 90.5 % of 1,000 random
-// validation mixes within 10 % against 90.0 % (89.9 % / 89.4 % of the
+// validation mixes within 10 % against 89.9 % (89.9 % / 89.4 % of the
 // 127,880 fitted mixes): 8 vpsubw ymm with 4 vpbroadcastw zmm, m16 take
 // 4 cycles, as on ports 0 and 5 alone.
 func Is512BitOp(f *isa.Form) bool {
