@@ -80,3 +80,52 @@ ports: ['0', '1', '2', '3', '4', '7']
 		}
 	}
 }
+
+// TestBottleneckViewNamesTheStoreCommit: stores held at retirement by
+// the store commit show in the bottleneck analysis (text and JSON), which
+// back-end pressure alone would not explain.
+func TestBottleneckViewNamesTheStoreCommit(t *testing.T) {
+	m, err := modeldb.Parse("gc.yml", []byte(`name: gc-like
+isa: x86
+dispatched_uops_per_cycle: 6
+ports: ['4', '7']
+store_commit: {lines_per_cycle: 1, stores_per_line: 2}
+instruction_forms:
+  - {form: "mov m64, r64", uops: 1, latency: 1, throughput: 0.5, port_pressure: [[1, '47']], flags: [may-store]}
+`), modeldb.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src strings.Builder
+	for i := 0; i < 8; i++ {
+		src.WriteString("mov qword ptr [rsi+" + strconv.Itoa(64*i) + "], rax\n")
+	}
+	_, region := staticOf(t, m, src.String())
+	b, _ := NewBuilder(m)
+	k, err := b.Kernel(region)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Analyze(k, Options{Iterations: 100}, Views{Bottleneck: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	PrintText(&out, []*Report{r})
+	if !strings.Contains(out.String(), "Store commit held stores back from retiring in [ 9") {
+		t.Errorf("bottleneck view:\n%s", out.String())
+	}
+	found := false
+	for _, v := range r.Views {
+		if v.Name() == "BottleneckAnalysis" {
+			found = true
+			j := v.(interface{ JSON(*Report) any }).JSON(r).(map[string]any)
+			if held, _ := j["StoreCommitHeldCycles"].(int); held < 700 {
+				t.Errorf("JSON StoreCommitHeldCycles %v, want most of the ~800 cycles", j["StoreCommitHeldCycles"])
+			}
+		}
+	}
+	if !found {
+		t.Error("no bottleneck view in the report")
+	}
+}

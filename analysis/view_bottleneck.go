@@ -139,8 +139,15 @@ func pct(n, d int) string {
 
 func (v *bottleneckView) PrintText(w io.Writer, r *Report) {
 	var sb strings.Builder
+	// Not llvm-mca's: stores held at retirement by the store commit
+	// (model store_commit), which back-end pressure does not show.
+	commit := ""
+	if held := r.Result.CommitHeld; held > 0 && r.Static != nil {
+		commit = fmt.Sprintf("\nStore commit held stores back from retiring in [ %s%% ] of cycles (model store_commit: %s)\n", pct(held, r.Result.Cycles), r.Static.StoreCommit)
+	}
 	if !v.seen || v.pressureCycles == 0 {
 		sb.WriteString("\n\nNo resource or data dependency bottlenecks discovered.\n")
+		sb.WriteString(commit)
 		io.WriteString(w, sb.String())
 		return
 	}
@@ -154,6 +161,7 @@ func (v *bottleneckView) PrintText(w io.Writer, r *Report) {
 	fmt.Fprintf(&sb, "\n  Data Dependencies:      [ %s%% ]", pct(v.dataCycles, v.cycles))
 	fmt.Fprintf(&sb, "\n  - Register Dependencies [ %s%% ]", pct(v.regCycles, v.cycles))
 	fmt.Fprintf(&sb, "\n  - Memory Dependencies   [ %s%% ]\n", pct(v.memCycles, v.cycles))
+	sb.WriteString(commit)
 	seq := v.criticalSequence()
 	if len(seq) > 0 {
 		sb.WriteString("\nCritical sequence based on the simulation:\n\n")
@@ -296,6 +304,6 @@ func (v *bottleneckView) JSON(r *Report) any {
 	return map[string]any{
 		"Cycles": v.cycles, "PressureIncreaseCycles": v.pressureCycles, "ResourcePressureCycles": v.resCycles,
 		"DataDependencyCycles": v.dataCycles, "RegisterDependencyCycles": v.regCycles, "MemoryDependencyCycles": v.memCycles,
-		"PortPressure": ports, "CriticalSequence": seq,
+		"PortPressure": ports, "CriticalSequence": seq, "StoreCommitHeldCycles": r.Result.CommitHeld,
 	}
 }

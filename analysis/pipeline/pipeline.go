@@ -100,6 +100,9 @@ type Result struct {
 	Cycles       int
 	Instructions int
 	Uops         int
+	// CommitHeld counts the cycles in which a store waited to retire
+	// because the cycle's store commit (Config.StoreCommit) was spent.
+	CommitHeld int
 }
 
 // Pipeline is the simulated core. It is reusable (Run resets it) but not
@@ -192,7 +195,7 @@ func (p *Pipeline) Run(block []*InstrDesc, iterations int) (Result, error) {
 			return Result{}, fmt.Errorf("simulation stalled: nothing retired for %d cycles at cycle %d", p.stalled, p.cycle)
 		}
 	}
-	res := Result{Cycles: p.cycle, Instructions: len(block) * iterations}
+	res := Result{Cycles: p.cycle, Instructions: len(block) * iterations, CommitHeld: p.retire.held}
 	for _, d := range p.block {
 		res.Uops += d.Uops * iterations
 	}
@@ -214,6 +217,7 @@ func (p *Pipeline) reset(block []*InstrDesc, iterations int) error {
 	p.iters = iterations
 	p.cycle = 0
 	p.stalled = 0
+	p.retire.held = 0
 	p.emitEvents = len(p.listeners) > 0
 	for i := range p.ring {
 		r := &p.ring[i]

@@ -415,6 +415,7 @@ func (s *executeStage) CycleEnd() error {
 type retireStage struct {
 	p      *Pipeline
 	commit commitBudget // this cycle's store commit
+	held   int          // cycles a store waited for the commit (Result.CommitHeld)
 }
 
 // commitBudget is what a cycle's store commit has taken: lines, the
@@ -462,6 +463,7 @@ func (s *retireStage) CycleStart() error {
 			break
 		}
 		if in.desc.MayStore && !s.commit.take(&p.cfg.StoreCommit, in.desc.Line, in.Iteration) {
+			s.held++
 			break
 		}
 		s.retireOne(in)
