@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"portlab/modeldb"
 	"portlab/results"
 )
 
@@ -39,8 +40,9 @@ type Point struct {
 	// Memory is set when the measured instruction has a memory operand.
 	Memory bool
 	// Aux marks a point that measures no single form: a port-conflict mix
-	// of several forms, or a helper chain portlab measured to subtract from
-	// other latencies. It is clustered but compared with no model entry.
+	// of several forms, a helper chain portlab measured to subtract from
+	// other latencies, a store-commit stream, lea in one address shape. It
+	// is clustered but compared with no model entry.
 	Aux bool
 }
 
@@ -104,6 +106,17 @@ func newPoint(file string, doc int, b *results.Benchmark) *Point {
 		if x.Operands != "" {
 			p.Opcode = "helper: " + x.Operands
 		}
+		p.Aux = true
+	case x != nil && x.Kind == modeldb.StoreCommitKind:
+		// The store-commit streams time the cache's store commit with
+		// mov m64, r64 (same line, lines apart): not the form's own
+		// throughput, which a model entry holds.
+		p.Opcode = "store commit: " + x.Operands
+		p.Aux = true
+	case x != nil && x.Form != "" && x.Addressing != "":
+		// lea in one address shape: the model's entry holds the form's
+		// own shape; a slower shape is not an inconsistency.
+		p.Opcode = x.Form + " [" + x.Addressing + "]"
 		p.Aux = true
 	case x != nil && x.Form != "" && x.Kind == "latency" && strings.HasSuffix(x.Operands, "->mem"):
 		// A store-and-reload round trip: clustered, but no model has a
