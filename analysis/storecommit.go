@@ -14,7 +14,8 @@ import (
 // store gets its line: a region per address expression (base, index and
 // scale registers), the displacement, and what constant increments of
 // those registers (add r, imm; sub; inc; dec; lea r, [r+imm]) add before
-// it in the iteration and over a whole one. Regions are assumed to start
+// it in the iteration and over a whole one (push and call store below
+// rsp, which they and pop and ret move by 8). Regions are assumed to start
 // on a line; a store whose address register is written any other way
 // (a load, a multiply) has an unknown line: it pairs with none.
 
@@ -64,9 +65,13 @@ func (b *Builder) storeLines(k *Kernel) {
 	}
 }
 
-// storeOperand returns the memory operand a store writes (its only
-// explicit one); false for implicit ones (string stores, push).
+// storeOperand returns the memory operand a store writes: its only
+// explicit one, or for push and call the stack slot below rsp; false for
+// other implicit ones (string stores).
 func storeOperand(x *Instr) (isa.InstMem, bool) {
+	if x.Form != nil && (x.Form.Mnemonic == "push" || x.Form.Mnemonic == "call") {
+		return isa.InstMem{Base: isa.RSP, Scale: 1, Disp: -8}, true
+	}
 	var out isa.InstMem
 	n := 0
 	for _, a := range x.Inst.Args {
@@ -101,8 +106,17 @@ func (k *Kernel) increments(r isa.Reg, j int) (before, total int64, ok bool) {
 }
 
 // constantIncrement returns what in adds to register r when it is add r,
-// imm; sub r, imm; inc r; dec r; or lea r, [r+disp] on r's full width.
+// imm; sub r, imm; inc r; dec r; or lea r, [r+disp] on r's full width;
+// or, for rsp, a push, pop, call or ret (8 bytes each).
 func constantIncrement(in *isa.Inst, r isa.Reg) (int64, bool) {
+	if r == isa.RSP {
+		switch in.Mnemonic {
+		case "push", "call":
+			return -8, true
+		case "pop", "ret":
+			return 8, true
+		}
+	}
 	if len(in.Args) == 0 || in.Args[0].Type != isa.OpReg || in.Args[0].Reg != r {
 		return 0, false
 	}

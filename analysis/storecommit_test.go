@@ -129,3 +129,36 @@ instruction_forms:
 		t.Error("no bottleneck view in the report")
 	}
 }
+
+// TestStoreLinesOfPushes: pushes store below rsp, 8 bytes lower each, so
+// consecutive ones share lines (8 pushes: 4 commit cycles, 4 of 8 in two
+// lines); a push of memory stores to the stack, not where it loads.
+func TestStoreLinesOfPushes(t *testing.T) {
+	m, err := modeldb.Parse("gc.yml", []byte(`name: gc-like
+isa: x86
+dispatched_uops_per_cycle: 6
+ports: ['0', '2', '3', '4', '7']
+store_commit: {lines_per_cycle: 1, stores_per_line: 2}
+instruction_forms:
+  - {form: "push r64", uops: 1, latency: 1, throughput: 0.5, port_pressure: [[1, '47']], flags: [may-store]}
+  - {form: "pop r64", uops: 1, latency: 1, throughput: 0.5, port_pressure: [[1, '23']], flags: [may-load]}
+  - {form: "push m64", uops: 2, latency: 1, throughput: 0.5, port_pressure: [[1, '47'], [1, '23']], flags: [may-load, may-store]}
+`), modeldb.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pushes := strings.Repeat("push rbx\n", 8)
+	for _, c := range []struct {
+		name string
+		src  string
+		want float64
+	}{
+		{"8 pushes", pushes + strings.Repeat("pop rbx\n", 8), 4},
+		{"pushes of memory a line apart", "push qword ptr [rsi]\npush qword ptr [rsi+64]\npush qword ptr [rsi+128]\npush qword ptr [rsi+192]\n" + strings.Repeat("pop rbx\n", 4), 2},
+	} {
+		s, _ := staticOf(t, m, c.src)
+		if math.Abs(s.StoreCommitBound-c.want) > 1e-9 {
+			t.Errorf("%s: store commit bound %.3f, want %.2f", c.name, s.StoreCommitBound, c.want)
+		}
+	}
+}
