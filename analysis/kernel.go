@@ -241,8 +241,10 @@ func addressShape(in *isa.Inst, f *isa.Form) string {
 }
 
 // inShape returns the entry as it costs the address shape: latency and
-// throughput from its addressing list, port pressure scaled to that
-// throughput. The entry itself when it has no figures for the shape.
+// throughput from its addressing list, port pressure the shape's where
+// measured (fewer ports: Granite Rapids runs [base+index*s] on three of
+// its five ALU ports), else the form's scaled to that throughput. The
+// entry itself when it has no figures for the shape.
 func inShape(e *modeldb.Entry, shape string) *modeldb.Entry {
 	a, ok := e.ForShape(shape)
 	if !ok || a.Throughput <= 0 || e.Throughput <= 0 {
@@ -256,6 +258,10 @@ func inShape(e *modeldb.Entry, shape string) *modeldb.Entry {
 			l.Cycles = a.Latency
 		}
 		c.Latencies = append(c.Latencies, l)
+	}
+	if len(a.PortPressure) > 0 {
+		c.PortPressure = a.PortPressure
+		return &c
 	}
 	r := a.Throughput / e.Throughput
 	c.PortPressure = nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"portlab/isa"
+	"portlab/results"
 )
 
 // addressOf renders an address of the given shape (isa.AddressShapes)
@@ -62,6 +63,43 @@ func AddressShapeBenches(f *isa.Form) []*Bench {
 		}
 		s := newSnippet(f, "throughput "+shape, fmt.Sprintf("throughput of %s, address shape %s: 16 independent instances per copy, destinations rotating over 8 registers", f.Name(), shape), lines, 16)
 		out = append(out, &Bench{Form: f, Kind: KindAddressTP, Addressing: shape, Snippet: s, Mode: "inverse_throughput"})
+		out = append(out, addressPortBenches(f, shape)...)
+	}
+	return out
+}
+
+// addressProbes are the forms lea is mixed with in each address shape
+// (KindAddressPorts), one port kind each on Intel's cores: shifts (ports
+// 0 and 6), the multiplier (1), vector ALUs (0, 1, 5), every ALU. Each
+// is written with registers of its own: rbx (lea's index) as the only
+// source, destinations rotating so that no chain outlasts a copy.
+var addressProbes = []struct {
+	form string
+	line func(k int) string
+}{
+	{"shl r64, imm8", func(k int) string { return fmt.Sprintf("shl %s, 3", probeRegs[k%len(probeRegs)]) }},
+	{"imul r64, r64", func(k int) string { return fmt.Sprintf("imul %s, rbx", probeRegs[k%len(probeRegs)]) }},
+	{"paddd xmm, xmm", func(k int) string { return fmt.Sprintf("paddd xmm%d, xmm15", k%8) }},
+	{"add r64, r64", func(k int) string { return fmt.Sprintf("add %s, rbx", probeRegs[k%len(probeRegs)]) }},
+}
+
+// probeRegs are the address probes' destinations: none of lea's
+// (r8-r11), its inputs (rdi, rbx) or the loop register.
+var probeRegs = []string{"r12", "r13", "r14", "rbp", "rcx", "rdx", "rsi"}
+
+// addressPortBenches returns lea in one shape mixed with each address
+// probe: 8 of each a copy, lea's destinations rotating over r8-r11.
+func addressPortBenches(f *isa.Form, shape string) []*Bench {
+	dk := f.Operands[0].Kind
+	var out []*Bench
+	for _, p := range addressProbes {
+		var lines []string
+		for k := 0; k < 8; k++ {
+			lines = append(lines, fmt.Sprintf("lea %s, %s", isa.GPRName([]string{"r8", "r9", "r10", "r11"}[k%4], dk), addressOf(shape, "rdi", "rbx")), p.line(k))
+		}
+		s := newSnippet(f, "ports "+shape+" with "+p.form, fmt.Sprintf("port conflicts of %s, address shape %s, with %s: 8 of each per copy", f.Name(), shape, p.form), lines, 16)
+		out = append(out, &Bench{Form: f, Kind: KindAddressPorts, Addressing: shape, Snippet: s, Mode: "inverse_throughput",
+			Mix: []results.MixPart{{Form: f.Name(), Count: 8}, {Form: p.form, Count: 8}}})
 	}
 	return out
 }

@@ -13,8 +13,9 @@ func TestAddressShapeBenches(t *testing.T) {
 		t.Fatal("lea r32, m not in the catalog")
 	}
 	bs := AddressShapeBenches(f)
-	if len(bs) != 2*len(isa.AddressShapes) {
-		t.Fatalf("%d benches, want a latency and a throughput per shape (%d)", len(bs), 2*len(isa.AddressShapes))
+	per := 2 + len(addressProbes)
+	if len(bs) != per*len(isa.AddressShapes) {
+		t.Fatalf("%d benches, want a latency, a throughput and %d probe mixes per shape (%d)", len(bs), len(addressProbes), per*len(isa.AddressShapes))
 	}
 	seen := map[string]bool{}
 	for _, b := range bs {
@@ -22,6 +23,10 @@ func TestAddressShapeBenches(t *testing.T) {
 		file, err := isa.Parse("b.s", []byte(".intel_syntax noprefix\n"+b.Snippet.Source))
 		if err != nil {
 			t.Fatalf("%s %s: %v\n%s", b.Kind, b.Addressing, err, b.Snippet.Source)
+		}
+		if b.Kind == KindAddressPorts {
+			checkAddressPorts(t, b, file)
+			continue
 		}
 		for _, in := range file.Insts() {
 			if in.Mnemonic != "lea" || in.Args[0].Reg.Width() != 32 {
@@ -46,11 +51,53 @@ func TestAddressShapeBenches(t *testing.T) {
 		}
 	}
 	for _, s := range isa.AddressShapes {
-		if !seen[KindAddressLatency+" "+s] || !seen[KindAddressTP+" "+s] {
-			t.Errorf("shape %s not measured both ways", s)
+		if !seen[KindAddressLatency+" "+s] || !seen[KindAddressTP+" "+s] || !seen[KindAddressPorts+" "+s] {
+			t.Errorf("shape %s not measured all ways", s)
 		}
 	}
 	if g, _ := isa.Lookup("add r64, m64"); AddressShapeBenches(g) != nil {
 		t.Error("add r64, m64 got address-shape benches")
+	}
+}
+
+// checkAddressPorts: a probe mix holds 8 leas of its shape, on r8-r11
+// and reading only rdi and rbx, and 8 of the probe its Mix names, which
+// write none of lea's registers and read none lea writes.
+func checkAddressPorts(t *testing.T, b *Bench, file *isa.File) {
+	t.Helper()
+	if len(b.Mix) != 2 || b.Mix[0].Form != b.Form.Name() || b.Mix[0].Count != 8 || b.Mix[1].Count != 8 || b.Snippet.Instructions != 16 {
+		t.Fatalf("%s: mix %+v, %d instructions", b.Addressing, b.Mix, b.Snippet.Instructions)
+	}
+	leas, probes := 0, 0
+	for _, in := range file.Insts() {
+		form, err := in.ResolveForm()
+		if err != nil {
+			t.Fatalf("%s: %q: %v", b.Addressing, in.Text, err)
+		}
+		switch form.Name() {
+		case b.Form.Name():
+			leas++
+			if got := in.Args[1].Mem.Shape(); got != b.Addressing {
+				t.Errorf("%s: %q has shape %q", b.Addressing, in.Text, got)
+			}
+			if n := in.Args[0].Reg.Name(); !strings.HasPrefix(n, "r8") && !strings.HasPrefix(n, "r9") && !strings.HasPrefix(n, "r10") && !strings.HasPrefix(n, "r11") {
+				t.Errorf("%s: lea writes %s", b.Addressing, n)
+			}
+		case b.Mix[1].Form:
+			probes++
+			for _, a := range in.Args {
+				if a.Type == isa.OpReg && a.Reg.IsGPR() {
+					switch n := a.Reg.Name(); n {
+					case "r8", "r9", "r10", "r11", "rdi", "r15":
+						t.Errorf("%s: probe %q uses %s", b.Addressing, in.Text, n)
+					}
+				}
+			}
+		default:
+			t.Errorf("%s: %q is neither lea nor the probe %s", b.Addressing, in.Text, b.Mix[1].Form)
+		}
+	}
+	if leas != 8 || probes != 8 {
+		t.Errorf("%s with %s: %d leas and %d probes, want 8 and 8", b.Addressing, b.Mix[1].Form, leas, probes)
 	}
 }

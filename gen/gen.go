@@ -36,6 +36,9 @@ const (
 	// (Bench.Addressing): not the form's own latency and throughput.
 	KindAddressLatency = "address-latency"
 	KindAddressTP      = "address-throughput"
+	// KindAddressPorts measures lea in one address shape beside a probe
+	// form (Bench.Mix: 8 of each a copy), for the shape's ports.
+	KindAddressPorts = "address-ports"
 )
 
 // Bench is one generated benchmark.

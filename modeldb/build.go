@@ -90,6 +90,9 @@ type BuildReport struct {
 	// MemoryPath says how measured mixes of plain loads and stores changed
 	// the base's memory path (see calibrateStores).
 	MemoryPath []string
+	// AddressPorts says which port groups the address shapes got from
+	// their mixes with probe forms (see fitAddressPorts).
+	AddressPorts []string
 	// Beside512 says what the cross-width mixes (512-bit work beside
 	// narrower vector forms) changed (see fit512).
 	Beside512 []string
@@ -158,6 +161,9 @@ func (r *BuildReport) Summary(n int) string {
 	}
 	for _, s := range r.Beside512 {
 		fmt.Fprintf(&b, "beside 512-bit work: %s\n", s)
+	}
+	for _, s := range r.AddressPorts {
+		fmt.Fprintf(&b, "address shapes: %s\n", s)
 	}
 	for _, s := range r.Skipped {
 		fmt.Fprintf(&b, "skipped: %s\n", s)
@@ -721,6 +727,7 @@ func build(ms *Measurements, opt BuildOptions, split map[string]bool) (*Model, *
 	}
 	m.SortForms()
 	m.Reindex()
+	rep.AddressPorts = fitAddressPorts(m, ms)
 	sort.Slice(rep.Fits, func(i, j int) bool { return rep.Fits[i].Form < rep.Fits[j].Form })
 	return m, rep, nil
 }
@@ -913,6 +920,15 @@ func (e *Entry) Clone() *Entry {
 		c.PortPressure512 = clonePressure(e.PortPressure512)
 	}
 	c.Flags = append([]string(nil), e.Flags...)
+	if e.Addressing != nil {
+		c.Addressing = make([]AddressCost, len(e.Addressing))
+		for i, a := range e.Addressing {
+			if a.PortPressure != nil {
+				a.PortPressure = clonePressure(a.PortPressure)
+			}
+			c.Addressing[i] = a
+		}
+	}
 	if e.Provenance != nil {
 		p := *e.Provenance
 		c.Provenance = &p

@@ -325,12 +325,17 @@ func (p *parser) num(n *yaml.Node, key string) float64 {
 }
 
 // addressing reads an entry's per-address-shape costs:
-// [{shape: 'base+index+disp', latency: 2, throughput: 0.5}, ...].
-func (p *parser) addressing(v *yaml.Node) []AddressCost {
+// [{shape: 'base+index+disp', latency: 2, throughput: 0.5}, ...], each
+// with its port_pressure where measured.
+func (p *parser) addressing(v *yaml.Node, ports map[string]bool) []AddressCost {
 	var out []AddressCost
-	p.listOfMaps(v, "addressing", "{shape, latency, throughput}", func(n *yaml.Node, fields map[string]*yaml.Node) {
+	p.listOfMaps(v, "addressing", "{shape, latency, throughput, port_pressure}", func(n *yaml.Node, fields map[string]*yaml.Node) {
 		a := AddressCost{Shape: p.str(fields["shape"], "addressing.shape"),
 			Latency: p.num(fields["latency"], "addressing.latency"), Throughput: p.num(fields["throughput"], "addressing.throughput")}
+		if pp := fields["port_pressure"]; pp != nil {
+			a.PortPressure = p.pressure(pp, "addressing.port_pressure")
+			p.knownPorts(pp, "addressing.port_pressure", a.PortPressure, ports)
+		}
 		if !isa.ValidAddressShape(a.Shape) {
 			p.errorf(n, "addressing: %q is not an address shape (base, index or index*s, disp joined by '+', or rip+disp)", a.Shape)
 			return
@@ -338,6 +343,17 @@ func (p *parser) addressing(v *yaml.Node) []AddressCost {
 		out = append(out, a)
 	})
 	return out
+}
+
+// knownPorts reports every port of pp the model lacks, at node v.
+func (p *parser) knownPorts(v *yaml.Node, key string, pp PortPressure, ports map[string]bool) {
+	for _, u := range pp {
+		for _, q := range u.Ports {
+			if !ports[q] {
+				p.errorf(v, "%s: unknown port %q (model ports: %s)", key, q, strings.Join(p.m.Ports, " "))
+			}
+		}
+	}
 }
 
 // listOfMaps reads a list of flat mappings with the keys named in want
@@ -829,16 +845,10 @@ func (p *parser) entryNode(n *yaml.Node, ports map[string]bool) (*Entry, bool) {
 		case "throughput":
 			e.Throughput = p.num(v, k)
 		case "addressing":
-			e.Addressing = p.addressing(v)
+			e.Addressing = p.addressing(v, ports)
 		case "port_pressure", "port_pressure_beside_512bit":
 			pp := p.pressure(v, k)
-			for _, u := range pp {
-				for _, q := range u.Ports {
-					if !ports[q] {
-						p.errorf(v, "%s: unknown port %q (model ports: %s)", k, q, strings.Join(p.m.Ports, " "))
-					}
-				}
-			}
+			p.knownPorts(v, k, pp, ports)
 			if k == "port_pressure" {
 				e.PortPressure = pp
 			} else {
@@ -1231,7 +1241,11 @@ func (e *Entry) node(short, osaca bool) *yaml.Node {
 	}
 	flowList("addressing", len(e.Addressing), func(i int) []*yaml.Node {
 		a := e.Addressing[i]
-		return []*yaml.Node{strNode("shape"), quoted(a.Shape), strNode("latency"), numNode(a.Latency), strNode("throughput"), numNode(a.Throughput)}
+		out := []*yaml.Node{strNode("shape"), quoted(a.Shape), strNode("latency"), numNode(a.Latency), strNode("throughput"), numNode(a.Throughput)}
+		if len(a.PortPressure) > 0 {
+			out = append(out, strNode("port_pressure"), a.PortPressure.nodeStyle(short))
+		}
+		return out
 	})
 	if len(e.Flags) > 0 {
 		fl := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}

@@ -55,6 +55,9 @@ type FormMeasurements struct {
 	// Addressing holds lea's latency and throughput per address shape
 	// (results of kinds address-latency and address-throughput).
 	Addressing map[string]*AddressCost
+	// AddressMixes are the form in one address shape beside probe forms
+	// (results of kind address-ports), for the shape's ports.
+	AddressMixes []AddressMix
 	// Overhead is the instructions per instance the throughput snippet
 	// held besides the form's own (the generator's dependency-breaking
 	// resets: a zero idiom before each adc gives it fresh flags). They
@@ -127,7 +130,18 @@ const (
 const (
 	AddressLatencyKind    = "address-latency"
 	AddressThroughputKind = "address-throughput"
+	// AddressPortsKind is lea in one address shape beside a probe form
+	// (gen.KindAddressPorts; the result's Mix names both).
+	AddressPortsKind = "address-ports"
 )
+
+// AddressMix is a form in one address shape measured beside a probe form:
+// Count of it and ProbeCount of the probe took Cycles a copy (median).
+type AddressMix struct {
+	Shape, Probe      string
+	Count, ProbeCount int
+	Cycles            float64
+}
 
 // CollectOptions control CollectMeasurements.
 type CollectOptions struct {
@@ -151,6 +165,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 	hosts := map[string]bool{}
 	mixes := map[string]*MixMeasurement{}
 	commits := storeCommitRuns{}
+	addressMixes := map[string]map[AddressMix][]float64{} // by form: by mix without cycles
 	form := func(name string) *FormMeasurements {
 		fm, ok := ms.Forms[name]
 		if !ok {
@@ -182,6 +197,12 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		val, per, ok := mainValue(b)
 		if !ok {
 			skipped["results without a measurement"]++
+			continue
+		}
+		if x != nil && x.Kind == AddressPortsKind {
+			if !collectAddressMix(x, per, form, addressMixes) {
+				skipped["address-ports results that name no shape, form and probe"]++
+			}
 			continue
 		}
 		if x != nil && len(x.Mix) > 0 {
@@ -331,6 +352,20 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		sort.Strings(fm.Props)
 	}
 	ms.StoreCommitSameLine, ms.StoreCommitLinesApart = commits.median("same-line"), commits.median("lines-apart")
+	for name, byMix := range addressMixes {
+		fm := ms.Forms[name]
+		for am, vals := range byMix {
+			am.Cycles = median(vals)
+			fm.AddressMixes = append(fm.AddressMixes, am)
+		}
+		sort.Slice(fm.AddressMixes, func(i, j int) bool {
+			a, b := fm.AddressMixes[i], fm.AddressMixes[j]
+			if a.Shape != b.Shape {
+				return a.Shape < b.Shape
+			}
+			return a.Probe < b.Probe
+		})
+	}
 	if n := supersedeCounts(ms); n > 0 {
 		skipped["mixes a newer result of the same forms in other counts supersedes (the generator changed)"] += n
 	}
@@ -543,4 +578,32 @@ func heldOut(key string, fraction float64) bool {
 // formatPct renders a relative error as a percentage.
 func formatPct(v float64) string {
 	return strconv.FormatFloat(v*100, 'f', 1, 64) + "%"
+}
+
+// collectAddressMix adds an address-ports result (x, cycles per copy) to
+// mixes by form; false when it names no shape, no catalog form or not
+// one form and one probe.
+func collectAddressMix(x *results.Extra, cycles float64, form func(string) *FormMeasurements, mixes map[string]map[AddressMix][]float64) bool {
+	f, ok := isa.Lookup(x.Form)
+	if !ok || x.Addressing == "" || len(x.Mix) != 2 || cycles <= 0 {
+		return false
+	}
+	name := f.Name()
+	am := AddressMix{Shape: x.Addressing}
+	for _, p := range x.Mix {
+		if pf, ok := isa.Lookup(p.Form); ok && pf.Name() == name {
+			am.Count = p.Count
+		} else if ok {
+			am.Probe, am.ProbeCount = pf.Name(), p.Count
+		}
+	}
+	if am.Count == 0 || am.Probe == "" {
+		return false
+	}
+	form(name)
+	if mixes[name] == nil {
+		mixes[name] = map[AddressMix][]float64{}
+	}
+	mixes[name][am] = append(mixes[name][am], cycles)
+	return true
 }

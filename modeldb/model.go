@@ -126,11 +126,14 @@ type OperandLatency struct {
 }
 
 // AddressCost is a form's latency (from the address registers to the
-// destination) and reciprocal throughput in one address shape.
+// destination) and reciprocal throughput in one address shape, and its
+// port pressure in that shape when the shape's mixes with probe forms
+// were measured (nil: the form's, scaled to the shape's throughput).
 type AddressCost struct {
-	Shape      string  `yaml:"shape" json:"shape"`
-	Latency    float64 `yaml:"latency" json:"latency"`
-	Throughput float64 `yaml:"throughput" json:"throughput"`
+	Shape        string       `yaml:"shape" json:"shape"`
+	Latency      float64      `yaml:"latency" json:"latency"`
+	Throughput   float64      `yaml:"throughput" json:"throughput"`
+	PortPressure PortPressure `yaml:"port_pressure,omitempty" json:"port_pressure,omitempty"`
 }
 
 // ForShape returns the entry's cost in an address shape, if it has one.

@@ -114,7 +114,11 @@ func (m *Model) WriteEntry(w io.Writer, e *Entry) {
 	if len(e.Addressing) > 0 {
 		var as []string
 		for _, a := range e.Addressing {
-			as = append(as, fmt.Sprintf("%s: latency %s, throughput %s", a.Shape, FormatNum(a.Latency), FormatNum(a.Throughput)))
+			s := fmt.Sprintf("%s: latency %s, throughput %s", a.Shape, FormatNum(a.Latency), FormatNum(a.Throughput))
+			if len(a.PortPressure) > 0 {
+				s += ", ports " + FormatPressure(a.PortPressure)
+			}
+			as = append(as, s)
 		}
 		line("by address", "%s", strings.Join(as, "; "))
 	}

@@ -102,7 +102,7 @@ func kindSelected(kind string, latency, throughput bool) bool {
 	switch kind {
 	case gen.KindLatency, gen.KindIdiomLatency, gen.KindMoveLatency, gen.KindAddressLatency:
 		return latency
-	case gen.KindThroughput, gen.KindIdiomTP, gen.KindAddressTP, gen.KindStoreCommit:
+	case gen.KindThroughput, gen.KindIdiomTP, gen.KindAddressTP, gen.KindAddressPorts, gen.KindStoreCommit:
 		return throughput
 	}
 	return true
