@@ -46,6 +46,10 @@
 //     retires at c+L+1 at the earliest, in order, RetireWidth a cycle
 //     (0 = unlimited), freeing its reorder-buffer entries, physical
 //     registers and queue entries.
+//   - Not llvm-mca's: with Config.StoreCommit set, a store retires only
+//     within its cycle's commit budget (the stores of LinesPerCycle cache
+//     lines, StoresPerLine consecutive ones of each, by InstrDesc.Line);
+//     Result.CommitHeld counts the cycles a store waited for it.
 //   - The load/store unit orders memory operations as llvm-mca's does: a
 //     store issues after the older store and the older loads have issued
 //     and, unless NoAlias is set, have executed; a load waits for the
