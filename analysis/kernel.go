@@ -197,7 +197,10 @@ type formInfo struct {
 	uses512     []pipeline.Use
 	// wide512 says the form is 512-bit work (modeldb.Is512BitOp).
 	wide512 bool
-	rtp     float64
+	// latency512 scales a narrower vector form's latencies beside 512-bit
+	// work (modeldb.Entry.Latency512 / Latency), 0 when they stay.
+	latency512 float64
+	rtp        float64
 	// writeLat and readAdv hold operand latencies by operand key ("0",
 	// "flags", "mem", "rax"); defaultAdv is the read-advance of register
 	// sources of a load-op form without operand latencies; implicitAdv is
@@ -314,6 +317,9 @@ func (b *Builder) form(f *isa.Form, shape string, pos isa.Pos) (*formInfo, error
 		if fi.uses512, err = b.compileUses(name, e.PortPressure512); err != nil {
 			return nil, err
 		}
+	}
+	if e.Latency512 > 0 && e.Latency > 0 && modeldb.IsNarrowVectorOp(f) {
+		fi.latency512 = e.Latency512 / e.Latency
 	}
 	// Memory behaviour: the form's memory operands, stack and string
 	// instructions, and the model's flags.
@@ -519,9 +525,11 @@ func (b *Builder) compileUses(form string, pp modeldb.PortPressure) ([]pipeline.
 }
 
 // beside512 gives the narrower vector instructions of a kernel that holds
-// 512-bit work their ports beside it (modeldb.Entry.PortPressure512):
-// Intel cores fuse two vector ports into one 512-bit unit while 512-bit
-// uops are in flight. Idioms, which execute nothing, do not count.
+// 512-bit work their ports and latencies beside it
+// (modeldb.Entry.PortPressure512, Latency512): Intel cores fuse two
+// vector ports into one 512-bit unit while 512-bit uops are in flight,
+// and work that moves to the FMA unit takes its latency. Idioms, which
+// execute nothing, do not count.
 func (b *Builder) beside512(k *Kernel) {
 	wide := false
 	for _, x := range k.Instrs {
@@ -535,11 +543,20 @@ func (b *Builder) beside512(k *Kernel) {
 	}
 	for _, x := range k.Instrs {
 		fi := b.info(x)
-		if fi == nil || fi.uses512 == nil || x.Idiom != "" {
+		if fi == nil || x.Idiom != "" {
 			continue
 		}
-		x.Pressure = fi.pressure512
-		x.Desc.Uses = fi.uses512
+		if fi.uses512 != nil {
+			x.Pressure = fi.pressure512
+			x.Desc.Uses = fi.uses512
+		}
+		if r := fi.latency512; r > 0 {
+			x.Latency = roundCycles(float64(x.Latency) * r)
+			x.Desc.Latency = roundCycles(float64(x.Desc.Latency) * r)
+			for w := range x.Desc.Writes {
+				x.Desc.Writes[w].Latency = roundCycles(float64(x.Desc.Writes[w].Latency) * r)
+			}
+		}
 	}
 }
 

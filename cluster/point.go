@@ -41,8 +41,9 @@ type Point struct {
 	Memory bool
 	// Aux marks a point that measures no single form: a port-conflict mix
 	// of several forms, a helper chain portlab measured to subtract from
-	// other latencies, a store-commit stream, lea in one address shape. It
-	// is clustered but compared with no model entry.
+	// other latencies, a store-commit stream, lea in one address shape, a
+	// latency beside 512-bit work. It is clustered but compared with no
+	// model entry.
 	Aux bool
 }
 
@@ -112,6 +113,11 @@ func newPoint(file string, doc int, b *results.Benchmark) *Point {
 		// mov m64, r64 (same line, lines apart): not the form's own
 		// throughput, which a model entry holds.
 		p.Opcode = "store commit: " + x.Operands
+		p.Aux = true
+	case x != nil && x.Kind == modeldb.Latency512Kind:
+		// A latency beside 512-bit work: the entry's own latency is
+		// another number.
+		p.Opcode = x.Form + " (beside 512-bit work)"
 		p.Aux = true
 	case x != nil && x.Form != "" && x.Addressing != "":
 		// lea in one address shape: the model's entry holds the form's

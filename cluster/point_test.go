@@ -21,6 +21,7 @@ func TestPointsThatMeasureNoFormsOwnNumber(t *testing.T) {
 	}{
 		{&results.Extra{Form: "mov m64, r64", Kind: "store-commit", Operands: "lines-apart"}, "store commit: lines-apart", true},
 		{&results.Extra{Form: "lea r64, m", Kind: "address-throughput", Addressing: "base+index+disp"}, "lea r64, m [base+index+disp]", true},
+		{&results.Extra{Form: "vaddss xmm, xmm, xmm", Kind: "latency-beside-512bit", Operands: "1->0"}, "vaddss xmm, xmm, xmm (beside 512-bit work)", true},
 		{&results.Extra{Form: "mov m64, r64", Kind: "throughput"}, "mov m64, r64", false},
 	} {
 		p := newPoint("f.yaml", 0, tp(c.x))

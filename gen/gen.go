@@ -497,6 +497,7 @@ func Generate(f *isa.Form) ([]*Bench, error) {
 		return nil, err
 	}
 	out = append(out, lat...)
+	out = append(out, Latency512Benches(f, lat)...)
 	tp, err := Throughput(f)
 	if err != nil {
 		return nil, err

@@ -60,14 +60,7 @@ func TestFitAddressPorts(t *testing.T) {
 	}
 	// The shape's ports survive writing and reading; an unknown port in
 	// them is an error naming the file and line.
-	data, err := m.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := Parse("alu.yml", data, LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := roundTrip(t, m, "alu.yml")
 	be, _ := back.Lookup("lea r64, m")
 	if a, ok := be.ForShape("base+index*s"); !ok || FormatPressure(a.PortPressure) != "1*p[0,6,10]" {
 		t.Errorf("read back %+v", a)

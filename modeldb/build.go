@@ -591,6 +591,11 @@ func build(ms *Measurements, opt BuildOptions, split map[string]bool) (*Model, *
 		} else if old != nil {
 			notes = append(notes, "latency from the base model")
 		}
+		// The latency beside 512-bit work, where it differs.
+		e.Latency512 = 0
+		if l := fm.Latency512; l > 0 && e.Latency > 0 && math.Abs(l-e.Latency) > latency512Margin*e.Latency {
+			e.Latency512 = round5(l)
+		}
 		if fm.Throughput > 0 {
 			nt := round5(fm.Throughput)
 			if old != nil && math.Abs(old.Throughput-nt) > 0.01*math.Max(nt, old.Throughput) {
@@ -731,6 +736,10 @@ func build(ms *Measurements, opt BuildOptions, split map[string]bool) (*Model, *
 	sort.Slice(rep.Fits, func(i, j int) bool { return rep.Fits[i].Form < rep.Fits[j].Form })
 	return m, rep, nil
 }
+
+// latency512Margin is how far (relative) a form's latency beside 512-bit
+// work must be from its own for the model to keep it.
+const latency512Margin = 0.05
 
 // contradicts tells whether a mix contradicts the bottleneck model, which
 // predicts at least its slowest form's own cost (count * throughput) and

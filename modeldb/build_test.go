@@ -467,11 +467,8 @@ func TestBuildAddressShapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	back := roundTrip(t, m, "m.yml")
 	data, err := m.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := Parse("m.yml", data, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

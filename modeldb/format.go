@@ -829,6 +829,8 @@ func (p *parser) entryNode(n *yaml.Node, ports map[string]bool) (*Entry, bool) {
 			e.Class = p.str(v, k)
 		case "uops":
 			e.Uops = p.num(v, k)
+		case "latency_beside_512bit":
+			e.Latency512 = p.num(v, k)
 		case "latency":
 			e.Latency = p.num(v, k)
 		case "latencies":
@@ -1219,6 +1221,9 @@ func (e *Entry) node(short, osaca bool) *yaml.Node {
 	}
 	add("uops", numNode(e.Uops))
 	add("latency", numNode(e.Latency))
+	if e.Latency512 > 0 {
+		add("latency_beside_512bit", numNode(e.Latency512))
+	}
 	// flowList renders a list of flat mappings on one line each.
 	flowList := func(key string, n int, elem func(i int) []*yaml.Node) {
 		if n == 0 {

@@ -308,3 +308,18 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// roundTrip writes m and reads it back (as name), failing the test on
+// either error.
+func roundTrip(t *testing.T, m *Model, name string) *Model {
+	t.Helper()
+	data, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(name, data, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
+}

@@ -55,6 +55,10 @@ type FormMeasurements struct {
 	// Addressing holds lea's latency and throughput per address shape
 	// (results of kinds address-latency and address-throughput).
 	Addressing map[string]*AddressCost
+	// Latency512 is the latency of a 128/256-bit vector form's chain with
+	// 512-bit loads beside it (results of kind latency-beside-512bit; the
+	// largest pair's), 0 when not measured.
+	Latency512 float64
 	// AddressMixes are the form in one address shape beside probe forms
 	// (results of kind address-ports), for the shape's ports.
 	AddressMixes []AddressMix
@@ -70,6 +74,7 @@ type FormMeasurements struct {
 	lats      map[string]*snippetValues
 	// per address shape: latencies, throughputs
 	shapeLats, shapeTps map[string][]float64
+	lats512             map[string][]float64 // by pair
 }
 
 // Latency is the largest measured operand latency.
@@ -133,6 +138,9 @@ const (
 	// AddressPortsKind is lea in one address shape beside a probe form
 	// (gen.KindAddressPorts; the result's Mix names both).
 	AddressPortsKind = "address-ports"
+	// Latency512Kind is a narrower vector form's latency chain beside
+	// 512-bit loads (gen.KindLatency512).
+	Latency512Kind = "latency-beside-512bit"
 )
 
 // AddressMix is a form in one address shape measured beside a probe form:
@@ -312,6 +320,11 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			}
 		case StoreCommitKind:
 			commits[x.Operands] = append(commits[x.Operands], val)
+		case Latency512Kind:
+			if fm.lats512 == nil {
+				fm.lats512 = map[string][]float64{}
+			}
+			fm.lats512[x.Operands] = append(fm.lats512[x.Operands], val)
 		case "uops":
 			if fm.PortUops == nil {
 				fm.PortUops = map[string]float64{}
@@ -338,6 +351,9 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		}
 		for k, v := range fm.lats {
 			fm.Latencies[k] = median(v.values())
+		}
+		for _, v := range fm.lats512 {
+			fm.Latency512 = max(fm.Latency512, median(v))
 		}
 		for shape, tps := range fm.shapeTps {
 			lats := fm.shapeLats[shape]

@@ -92,6 +92,11 @@ type Entry struct {
 	// them per pair when known.
 	Latency   float64          `yaml:"latency"`
 	Latencies []OperandLatency `yaml:"latencies,omitempty"`
+	// Latency512 is a 128/256-bit vector form's latency while 512-bit
+	// work is in flight, where it differs (measured: gen.KindLatency512;
+	// vaddss 2 -> 3.2 cycles on the Granite Rapids guest, its adds moving
+	// in part to the FMA unit); 0: the same.
+	Latency512 float64 `yaml:"latency_beside_512bit,omitempty"`
 	// Throughput is the reciprocal throughput in cycles per instruction.
 	Throughput   float64      `yaml:"throughput"`
 	PortPressure PortPressure `yaml:"port_pressure"`

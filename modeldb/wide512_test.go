@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"portlab/results"
 )
 
 // intelLike is a ground truth with the port fusion of Intel's AVX-512
@@ -234,5 +236,42 @@ func TestWidthClasses(t *testing.T) {
 		if got := [2]bool{Is512BitOp(f), IsNarrowVectorOp(f)}; got != want {
 			t.Errorf("%s: 512-bit work %v, narrower vector work %v; want %v", name, got[0], got[1], want)
 		}
+	}
+}
+
+// TestBuildKeepsLatencyBeside512: a narrower vector form's chain measured
+// beside 512-bit loads gives the entry latency_beside_512bit where it
+// differs from the form's own latency by more than 5 %, and it survives
+// writing and reading.
+func TestBuildKeepsLatencyBeside512(t *testing.T) {
+	res := func(id, form, kind, pair string, v float64) *results.Benchmark {
+		return &results.Benchmark{Mode: "latency", Measurements: []results.Measurement{{Key: "latency", Value: v}},
+			Portlab: &results.Extra{ID: id, Form: form, Kind: kind, Operands: pair, Median: v, Reps: 5, Clean: 5, Host: "h"}}
+	}
+	tp := func(id, form string, v float64) *results.Benchmark {
+		return &results.Benchmark{Mode: "inverse_throughput", Measurements: []results.Measurement{{Key: "inverse_throughput", Value: v}},
+			Portlab: &results.Extra{ID: id, Form: form, Kind: "throughput", Median: v, Reps: 5, Clean: 5, Host: "h"}}
+	}
+	ms := CollectMeasurements([]*results.Benchmark{
+		res("a", "vaddss xmm, xmm, xmm", "latency", "1->0", 2.0), tp("at", "vaddss xmm, xmm, xmm", 0.5),
+		res("a5", "vaddss xmm, xmm, xmm", Latency512Kind, "1->0", 3.2),
+		res("b", "vpaddd ymm, ymm, ymm", "latency", "1->0", 1.0), tp("bt", "vpaddd ymm, ymm, ymm", 0.34),
+		res("b5", "vpaddd ymm, ymm, ymm", Latency512Kind, "1->0", 1.01),
+	}, CollectOptions{})
+	if l := ms.Forms["vaddss xmm, xmm, xmm"]; l.Latency512 != 3.2 || l.Latency() != 2 {
+		t.Fatalf("collected latency %v, beside 512-bit work %v; want 2 and 3.2", l.Latency(), l.Latency512)
+	}
+	m, _, err := Build(ms, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for form, want := range map[string]float64{"vaddss xmm, xmm, xmm": 3.2, "vpaddd ymm, ymm, ymm": 0} {
+		if e, _ := m.Lookup(form); e.Latency512 != want {
+			t.Errorf("%s: latency beside 512-bit work %v, want %v", form, e.Latency512, want)
+		}
+	}
+	back := roundTrip(t, m, "m.yml")
+	if e, _ := back.Lookup("vaddss xmm, xmm, xmm"); e.Latency512 != 3.2 {
+		t.Errorf("read back %v", e.Latency512)
 	}
 }

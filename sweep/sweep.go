@@ -366,6 +366,10 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 				if !kindSelected(b.Kind, o.Latency, o.Throughput) {
 					continue
 				}
+				// The zmm loads beside the chain need AVX-512.
+				if b.Kind == gen.KindLatency512 && o.Has != nil && !o.Has("avx512f") {
+					continue
+				}
 				if done[benchID(b)] {
 					sum.Skipped++
 					continue
