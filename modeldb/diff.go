@@ -91,6 +91,7 @@ func Diff(a, b *Model, opt DiffOptions) *ModelDiff {
 		var ch []FieldChange
 		num("throughput", ea.Throughput, eb.Throughput, &ch)
 		num("latency", ea.Latency, eb.Latency, &ch)
+		num("latency_beside_512bit", ea.Latency512, eb.Latency512, &ch)
 		la, lb := latencyMap(ea), latencyMap(eb)
 		for _, k := range unionKeys(la, lb) {
 			if _, inA := la[k]; !inA {

@@ -106,6 +106,9 @@ func (m *Model) WriteEntry(w io.Writer, e *Entry) {
 		lat += " (" + strings.Join(ps, ", ") + ")"
 	}
 	line("latency", "%s", lat)
+	if e.Latency512 > 0 {
+		line("beside zmm", "latency %s cycles (while 512-bit work is in flight)", FormatNum(e.Latency512))
+	}
 	tp := FormatNum(e.Throughput) + " cycles"
 	if e.Throughput > 0 {
 		tp += fmt.Sprintf(" (%s per cycle)", FormatNum(1/e.Throughput))

@@ -34,6 +34,14 @@ func TestWriteEntry(t *testing.T) {
 	if !strings.Contains(b.String(), "  flags        zero-idiom\n") || !strings.Contains(b.String(), "  source       imported (osaca:x.yml)\n") {
 		t.Errorf("got:\n%s", b.String())
 	}
+	// A latency beside 512-bit work is shown under the latency.
+	e := es[0].Clone()
+	e.Latency512 = 3.2
+	b.Reset()
+	m.WriteEntry(&b, e)
+	if !strings.Contains(b.String(), "  beside zmm   latency 3.2 cycles (while 512-bit work is in flight)\n") {
+		t.Errorf("got:\n%s", b.String())
+	}
 }
 
 func TestSelectAndTable(t *testing.T) {
