@@ -28,7 +28,7 @@ func (*staticView) PrintText(w io.Writer, r *Report) {
 	if s.FormBoundOf != "" {
 		fmt.Fprintf(&sb, "  Throughput bound:    %s (%s)\n", fmt2(s.FormBound), s.FormBoundOf)
 	}
-	if s.StoreCommit != "" {
+	if s.StoreCommit != "" && s.StoreCommitBound > 0 { // the model has the rule and the kernel stores
 		fmt.Fprintf(&sb, "  Store commit bound:  %s (%s)\n", fmt2(s.StoreCommitBound), s.StoreCommit)
 	}
 	if r.Simulated {
