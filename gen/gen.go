@@ -130,6 +130,18 @@ func class(k isa.Kind) string {
 type allocator struct {
 	used map[string]bool // 64-bit GPR names, "v<n>", "k<n>", "mm<n>"
 	vecs int             // 16, or 32 for EVEX forms
+	// high gives vector registers from 16-31, which only EVEX forms can
+	// name: an EVEX stream of a mix beside VEX or legacy vector forms
+	// (which hold 0-15) takes its registers there (see MixNTimed).
+	high bool
+}
+
+// vecRange is the vector registers take and free draw from.
+func (a *allocator) vecRange() (lo, hi int) {
+	if a.high {
+		return 16, 32
+	}
+	return 0, a.vecs
 }
 
 func newAllocator(f *isa.Form) *allocator {
@@ -193,7 +205,8 @@ func (a *allocator) take(cls string, n int) []string {
 		}
 	case "vec":
 		// Prefer 0-15 so that VEX and legacy forms can use them.
-		for i := 0; i < a.vecs && len(out) < n; i++ {
+		lo, hi := a.vecRange()
+		for i := lo; i < hi && len(out) < n; i++ {
 			key := "v" + strconv.Itoa(i)
 			if !a.used[key] {
 				a.used[key] = true
@@ -231,7 +244,8 @@ func (a *allocator) free(cls string) int {
 			}
 		}
 	case "vec":
-		for i := 0; i < a.vecs; i++ {
+		lo, hi := a.vecRange()
+		for i := lo; i < hi; i++ {
 			if !a.used["v"+strconv.Itoa(i)] {
 				n++
 			}

@@ -80,6 +80,21 @@ func MixNTimed(forms []*isa.Form, counts []int, times FormTimes) (*Bench, error)
 			al.vecs = 16 // xmm16-31 need EVEX
 		}
 	}
+	// Beside VEX or legacy vector forms the EVEX forms take their vector
+	// registers from 16-31 (a pool of their own): sharing 0-15, 3
+	// vpermi2b ymm {k}{z} beside 12 vfmsub132pd xmm got two registers,
+	// a chain of two 7-cycle links a copy that the mix then measured.
+	high := func(x *isa.Form) bool {
+		return al.vecs == 16 && x.Encoding == isa.EVEX && usesVectorRegisters(x)
+	}
+	// poolKey is the pool a form's rotating registers come from: its
+	// written class, "vec16" for an EVEX stream's vector registers.
+	poolKey := func(x *isa.Form) string {
+		if c := writtenClass(x); c != "vec" || !high(x) {
+			return c
+		}
+		return "vec16"
+	}
 	// Streams are made in the order forms[1:], then forms[0] (which takes
 	// what the others leave). Forms whose destinations are inputs share
 	// the rotating registers of their class (evenly, or with times by
@@ -95,7 +110,7 @@ func MixNTimed(forms []*isa.Form, counts []int, times FormTimes) (*Bench, error)
 	chainedLeft, plainLeft := map[string]int{}, map[string]int{}
 	needLeft := map[string]float64{}
 	for _, i := range order {
-		if c := writtenClass(forms[i]); chained(forms[i]) {
+		if c := poolKey(forms[i]); chained(forms[i]) {
 			chainedLeft[c]++
 			if need != nil {
 				needLeft[c] += need[i]
@@ -107,11 +122,13 @@ func MixNTimed(forms []*isa.Form, counts []int, times FormTimes) (*Bench, error)
 	streams := make([]*stream, len(forms))
 	for _, i := range order {
 		share := 0.0
-		if c := writtenClass(forms[i]); chained(forms[i]) {
+		al.high = high(forms[i])
+		if c := poolKey(forms[i]); chained(forms[i]) {
 			switch {
 			case chainedLeft[c] > 1 && need != nil:
-				// A share of what the class has left, by need.
-				share = need[i] / needLeft[c] * float64(al.free(c)-2*plainLeft[c]) / float64(poolSize(c, al.vecs))
+				// A share of what the pool has left, by need.
+				wc := writtenClass(forms[i])
+				share = need[i] / needLeft[c] * float64(al.free(wc)-2*plainLeft[c]) / float64(poolSize(wc, al.vecs))
 				needLeft[c] -= need[i]
 			case chainedLeft[c] > 1:
 				share = 1 / float64(chainedLeft[c])
@@ -131,6 +148,7 @@ func MixNTimed(forms []*isa.Form, counts []int, times FormTimes) (*Bench, error)
 		st.pos = i
 		streams[i] = st
 	}
+	al.high = false
 	// Interleave evenly (Bresenham over the round's slots), repeated so
 	// each copy has at least 12 instructions and each stream cycles
 	// through its whole register pool within one copy (a copy shorter than
