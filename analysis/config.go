@@ -67,9 +67,7 @@ func Config(m *modeldb.Model, opt Options) (pipeline.Config, []string, error) {
 		TotalRegisters:     opt.RegisterFileSize,
 		MaxMovesEliminated: opt.MaxMovesEliminated,
 	}
-	if sc := m.StoreCommit; sc != nil {
-		cfg.StoreCommit = pipeline.StoreCommit{LinesPerCycle: sc.LinesPerCycle, StoresPerLine: sc.StoresPerLine}
-	}
+	cfg.StoreCommit = storeCommitOf(m)
 	if opt.DispatchWidth > 0 {
 		cfg.DispatchWidth = opt.DispatchWidth
 	}

@@ -215,7 +215,7 @@ func (k *Kernel) Analyze(dispatchWidth int) (*Static, error) {
 			}
 		}
 		s.StoreCommit = sc.String()
-		s.StoreCommitBound = pipeline.StoreCommit{LinesPerCycle: sc.LinesPerCycle, StoresPerLine: sc.StoresPerLine}.CyclesPerIteration(lines, storeCommitIterations)
+		s.StoreCommitBound = storeCommitOf(k.Model).CyclesPerIteration(lines, storeCommitIterations)
 	}
 	edges := k.Dependencies()
 	s.criticalPath(k, edges)

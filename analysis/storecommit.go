@@ -5,6 +5,7 @@ import (
 
 	"portlab/analysis/pipeline"
 	"portlab/isa"
+	"portlab/modeldb"
 )
 
 // Store commit: cores write retired stores to the cache in order, some
@@ -18,6 +19,15 @@ import (
 // rsp, which they and pop and ret move by 8). Regions are assumed to start
 // on a line; a store whose address register is written any other way
 // (a load, a multiply) has an unknown line: it pairs with none.
+
+// storeCommitOf is the model's store commit as the simulator takes it
+// (the zero value, no limit, when the model has none).
+func storeCommitOf(m *modeldb.Model) pipeline.StoreCommit {
+	if sc := m.StoreCommit; sc != nil {
+		return pipeline.StoreCommit{LinesPerCycle: sc.LinesPerCycle, StoresPerLine: sc.StoresPerLine}
+	}
+	return pipeline.StoreCommit{}
+}
 
 // storeLines sets the store line (pipeline.InstrDesc.Line) of every store
 // of the kernel, when the model has a store commit.

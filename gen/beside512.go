@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"portlab/isa"
@@ -16,7 +17,7 @@ import (
 // 16.00 cycles alone, 24.82 beside vmulps zmm, 24.58 beside zmm loads
 // (the adds alternate between port 5's fast adder, 2 cycles, and port
 // 0's FMA, 4); vmulss 24.00 and 27.96; beside ymm work unchanged.
-const KindLatency512 = "latency-beside-512bit"
+const KindLatency512 = modeldb.Latency512Kind
 
 // Latency512Benches returns, for a 128/256-bit vector form, its first
 // register-to-register latency chain with a zmm load after every link
@@ -59,8 +60,8 @@ func vectorPair(f *isa.Form, pair string) bool {
 		return false
 	}
 	vec := func(s string) bool {
-		var i int
-		if _, err := fmt.Sscanf(s, "%d", &i); err != nil || i < 0 || i >= len(f.Operands) {
+		i, err := strconv.Atoi(s)
+		if err != nil || i < 0 || i >= len(f.Operands) {
 			return false
 		}
 		k := f.Operands[i].Kind

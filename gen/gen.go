@@ -18,6 +18,7 @@ import (
 	"portlab/isa"
 	"portlab/jit"
 	"portlab/measure"
+	"portlab/modeldb"
 	"portlab/results"
 )
 
@@ -38,7 +39,7 @@ const (
 	KindAddressTP      = "address-throughput"
 	// KindAddressPorts measures lea in one address shape beside a probe
 	// form (Bench.Mix: 8 of each a copy), for the shape's ports.
-	KindAddressPorts = "address-ports"
+	KindAddressPorts = modeldb.AddressPortsKind
 )
 
 // Bench is one generated benchmark.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"portlab/isa"
+	"portlab/modeldb"
 )
 
 // KindStoreCommit measures how a core writes retired stores to the L1
@@ -14,12 +15,12 @@ import (
 // lines 8.00. The form's own throughput stream fills lines in order and
 // cannot show it; a loop that stores to two arrays, or 64-byte stores,
 // run at the slower rate.
-const KindStoreCommit = "store-commit"
+const KindStoreCommit = modeldb.StoreCommitKind
 
 // The two store-commit streams.
 const (
-	StoreCommitSameLine   = "same-line"   // consecutive stores share a line
-	StoreCommitLinesApart = "lines-apart" // every store a line of its own
+	StoreCommitSameLine   = modeldb.StoreCommitSameLine
+	StoreCommitLinesApart = modeldb.StoreCommitLinesApart
 )
 
 // storeCommitForm is the store the store-commit streams are made of.

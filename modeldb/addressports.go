@@ -102,16 +102,12 @@ func bestAddressGroup(m *Model, tp float64, mixes []AddressMix) ([]string, float
 	var best []string
 	bestErr := math.Inf(1)
 	for _, group := range subsets(pool, k) {
-		lea := PortUse{Cycles: tp * float64(k), Ports: group}
 		sum := 0.0
 		for _, am := range mixes {
 			pe := probes[am.Probe]
-			var uses []PortUse
-			for c := 0; c < am.Count; c++ {
-				uses = append(uses, lea)
-			}
-			for c := 0; c < am.ProbeCount; c++ {
-				uses = append(uses, pe.PortPressure...)
+			uses := []PortUse{{Cycles: tp * float64(k*am.Count), Ports: group}}
+			for _, u := range pe.PortPressure {
+				uses = append(uses, PortUse{Cycles: u.Cycles * float64(am.ProbeCount), Ports: u.Ports})
 			}
 			bal, err := Balance(m.Ports, uses)
 			if err != nil {

@@ -172,7 +172,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 	skipped := map[string]int{}
 	hosts := map[string]bool{}
 	mixes := map[string]*MixMeasurement{}
-	commits := storeCommitRuns{}
+	commits := map[string][]float64{}                     // store-commit streams' cycles a store, by stream
 	addressMixes := map[string]map[AddressMix][]float64{} // by form: by mix without cycles
 	form := func(name string) *FormMeasurements {
 		fm, ok := ms.Forms[name]
@@ -367,7 +367,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		}
 		sort.Strings(fm.Props)
 	}
-	ms.StoreCommitSameLine, ms.StoreCommitLinesApart = commits.median("same-line"), commits.median("lines-apart")
+	ms.StoreCommitSameLine, ms.StoreCommitLinesApart = median(commits[StoreCommitSameLine]), median(commits[StoreCommitLinesApart])
 	for name, byMix := range addressMixes {
 		fm := ms.Forms[name]
 		for am, vals := range byMix {

@@ -3,7 +3,6 @@ package modeldb
 import (
 	"fmt"
 	"math"
-	"sort"
 )
 
 // StoreCommit is how a core writes retired stores to its L1 cache, in
@@ -53,19 +52,11 @@ func storeCommitOf(sameLine, linesApart float64) *StoreCommit {
 }
 
 // StoreCommitKind is the result kind of the store-commit streams
-// (gen.KindStoreCommit), whose operands name the stream: same-line or
-// lines-apart.
+// (gen.StoreCommitBenches), whose operands name the stream.
 const StoreCommitKind = "store-commit"
 
-// storeCommitRuns are the store-commit streams' cycles per store by
-// stream (gen.StoreCommitSameLine, gen.StoreCommitLinesApart).
-type storeCommitRuns map[string][]float64
-
-func (r storeCommitRuns) median(stream string) float64 {
-	v := append([]float64(nil), r[stream]...)
-	if len(v) == 0 {
-		return 0
-	}
-	sort.Float64s(v)
-	return v[len(v)/2]
-}
+// The two store-commit streams.
+const (
+	StoreCommitSameLine   = "same-line"   // consecutive stores share a line
+	StoreCommitLinesApart = "lines-apart" // every store a line of its own
+)
