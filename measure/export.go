@@ -105,10 +105,14 @@ func (m *Measurement) Benchmark(cpuName, hostSig string) *results.Benchmark {
 	b.Measurements = []results.Measurement{{Key: key, Value: round(m.PerInstr.Median), PerSnippetValue: round(m.PerSnippet.Median)}}
 	x.Clock = string(m.Clock.Source)
 	x.ClockNote = m.Clock.HardwareErr
-	x.CyclesPerTick = round(m.Clock.CyclesPerTick.Median)
+	x.CyclesPerTick = round(m.Clock.CyclesPerTick)
 	x.Median, x.Min, x.Max = round(m.PerInstr.Median), round(m.PerInstr.Min), round(m.PerInstr.Max)
 	x.Reps, x.Clean, x.RepsPerJob = m.Reps, m.Clean, m.RepsPerJob
-	x.LatCanary, x.TpCanary = round(m.Canaries.Latency.Median), round(m.Canaries.Throughput.Median)
+	x.LatCanary, x.TpCanary = round(m.Canaries.Latency), round(m.Canaries.Throughput)
+	x.Uncertainty = round(m.Uncertainty)
+	conv := m.Converged
+	x.Converged = &conv
+	x.Noise = &results.Noise{Disturbed: round(m.Estimate.DisturbedShare()), Sibling: round(m.Estimate.Sibling), Clock: round(m.Estimate.ClockRange)}
 	x.Warnings = m.Warnings
 	for _, v := range m.PassMedians {
 		x.PassMedians = append(x.PassMedians, round(v))

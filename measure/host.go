@@ -6,7 +6,6 @@ import (
 
 	"portlab/hostcpu"
 	"portlab/jit"
-	"portlab/perf"
 )
 
 // NewHostEngine returns an engine for this machine: GNU as from PATH with
@@ -43,5 +42,5 @@ func NewHostEngine(cpu int) (*Engine, *hostcpu.Info, error) {
 	}
 	r := jit.NewRunner(cpu)
 	return &Engine{Asm: asm, Runner: r, Host: Host{Has: info.Has, TSCHz: float64(info.TSCHz), CPU: info.Microarch},
-		Baseline: perf.LoadBaseline(info.Signature()), unlock: unlock}, info, nil
+		unlock: unlock}, info, nil
 }

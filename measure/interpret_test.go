@@ -48,26 +48,26 @@ func TestInterpretHardwareCycles(t *testing.T) {
 		res.ContextSwitches = append(res.ContextSwitches, 0)
 		res.Migrations = append(res.Migrations, 0)
 	}
-	reps, clock := interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate}, 0)
+	ts, lay, clock := interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate})
 	if clock.Source != perf.HardwareCycles {
 		t.Errorf("clock %q, want hardware cycles", clock.Source)
 	}
-	for _, r := range reps {
-		if math.Abs(r.Value-3) > 1e-9 || math.Abs(r.LatCanary-3) > 1e-9 || r.Disturbed {
-			t.Fatalf("rep %+v: want value 3 from the counters, latency canary 3", r)
-		}
+	est := lay.Estimate(ts)
+	if math.Abs(est.Value-3) > 1e-9 || math.Abs(est.LatCanary-3) > 1e-9 || est.Disturbed != 0 || est.Uncertainty > 1e-9 {
+		t.Fatalf("estimate %+v: want 3 cycles per copy from the counters, latency canary 3, no uncertainty", est)
 	}
 	// Without counters the same job reads the TSC: 2 cycles.
 	res.Cycles = nil
-	reps, clock = interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate}, 0)
-	if clock.Source != perf.CalibratedTSC || math.Abs(reps[0].Value-2) > 1e-9 || math.Abs(reps[0].TicksPerCycle-2) > 1e-9 {
-		t.Errorf("TSC: clock %q value %v ticks/cycle %v", clock.Source, reps[0].Value, reps[0].TicksPerCycle)
+	ts, lay, clock = interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate})
+	est = lay.Estimate(ts)
+	if clock.Source != perf.CalibratedTSC || math.Abs(est.Value-2) > 1e-9 || math.Abs(est.CyclesPerTick-0.5) > 1e-9 {
+		t.Errorf("TSC: clock %q estimate %+v", clock.Source, est)
 	}
 	// A context switch marks the repetition disturbed.
 	res.ContextSwitches[2] = 1
-	reps, _ = interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate}, 0)
-	if !reps[2].Disturbed || reps[1].Disturbed {
-		t.Errorf("disturbed flags %v %v", reps[1].Disturbed, reps[2].Disturbed)
+	ts, lay, _ = interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate})
+	if est := lay.Estimate(ts); est.Disturbed != 1 {
+		t.Errorf("%d disturbed repetitions, want 1", est.Disturbed)
 	}
 }
 
@@ -89,8 +89,8 @@ func TestInterpretFrequencyProbe(t *testing.T) {
 		// was interrupted (an interruption only adds ticks).
 		res.Tail = append(res.Tail, []uint64{16000, 16000, 20000, 20000, 16000, 16000, 16000, 16000, 16000, 90000})
 	}
-	reps, clock := interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate}, 0)
-	if math.Abs(clock.FrequencyFactor-1.25) > 1e-9 || math.Abs(reps[0].Value-3) > 1e-9 {
-		t.Errorf("factor %v value %v, want 1.25 reported and the value 3 untouched", clock.FrequencyFactor, reps[0].Value)
+	ts, lay, clock := interpret(p, l, 0, res, Options{Repetition: MiddleHalfDuplicate})
+	if v := lay.Estimate(ts).Value; math.Abs(clock.FrequencyFactor-1.25) > 1e-9 || math.Abs(v-3) > 1e-9 {
+		t.Errorf("factor %v value %v, want 1.25 reported and the value 3 untouched", clock.FrequencyFactor, v)
 	}
 }

@@ -488,14 +488,15 @@ type groupRun struct {
 	ms      []*Measurement
 	shared  []*jit.Object
 	l       *jobLayout
-	reps    [][]perf.Rep
+	reps    [][]perf.Timing
+	layout  []perf.Layout
 	clock   perf.Clock
 	attempt int       // jobs run so far
 	readyAt time.Time // a retry waits until then
 }
 
 func newGroupRun(ps []*prepared, ms []*Measurement, shared []*jit.Object) *groupRun {
-	return &groupRun{ps: ps, ms: ms, shared: shared, reps: make([][]perf.Rep, len(ps))}
+	return &groupRun{ps: ps, ms: ms, shared: shared, reps: make([][]perf.Timing, len(ps)), layout: make([]perf.Layout, len(ps))}
 }
 
 // runGroups times groups of snippets, one job per attempt. A group whose
@@ -533,7 +534,7 @@ func (e *Engine) runGroups(groups []*groupRun, o Options, attempt func(*groupRun
 		case len(spawned) == 0 || len(g.ps) > 0:
 			// Finished, or a crash left only its culprit here (after a
 			// hang that could not be pinned, every snippet is spawned).
-			e.complete(g)
+			e.complete(g, o)
 			g.l, g.reps = nil, nil
 			finish(g)
 		}
@@ -602,42 +603,117 @@ func (e *Engine) attempt(g *groupRun, o Options) (again bool, spawned []*groupRu
 			}
 		}
 	}
-	clean := len(res.Ticks)
-	for k, p := range g.ps {
-		var r []perf.Rep
-		r, g.clock = interpret(p, g.l, k, res, o, e.Baseline.Get())
-		g.reps[k] = append(g.reps[k], r...)
-		if n := perf.CountClean(g.reps[k]); n < clean {
-			clean = n
+	if g.attempt == 1 {
+		// Later jobs of the group keep the first one's loop counts, so
+		// that their points stay comparable (an overhead per call divided
+		// by another count would shift a floor).
+		for f := range g.l.job.Funcs {
+			g.l.job.Funcs[f].FixedCount = res.Counts[g.l.job.Funcs[f].Group]
 		}
 	}
-	// The quiet value: the median throughput canary of the first
-	// snippet's clean repetitions.
-	if s := perf.Summarize(g.reps[0]); s.Clean > 0 {
-		e.Baseline.Observe(perf.CleanTpCanaries(g.reps[0]), s.Canaries.Latency.Median)
+	converged := true
+	for k, p := range g.ps {
+		var ts []perf.Timing
+		ts, g.layout[k], g.clock = interpret(p, g.l, k, res, o)
+		g.reps[k] = append(g.reps[k], ts...)
+		est := g.layout[k].Estimate(g.reps[k])
+		if !e.converged(est, p, o) {
+			converged = false
+		}
+		if k == 0 {
+			e.noteTpCanary(g.layout[k].Estimate(ts))
+		}
 	}
-	return clean < (o.Reps+1)/2 && g.attempt <= o.MaxRetries, nil
+	return !converged && g.attempt <= o.MaxRetries, nil
+}
+
+// converged reports whether a snippet's estimate is as sure as the options
+// ask: its uncertainty within o.RelTol of the value (or o.AbsTol cycles per
+// instruction), and its throughput canary not slower than this engine's
+// fastest by more than SiblingSlack (a neighbour busy throughout the
+// snippet's jobs leaves floors that agree with each other and are all
+// slow: only a reference from a quieter moment shows it).
+func (e *Engine) converged(est perf.Estimate, p *prepared, o Options) bool {
+	if !est.Converged(o.RelTol, o.AbsTol*float64(p.instrs)) {
+		return false
+	}
+	ref := e.tpReference()
+	return ref <= 0 || est.TpCanary <= ref*(1+SiblingSlack)
+}
+
+// SiblingSlack is how much slower than the engine's fastest the throughput
+// canary of a converged estimate may be.
+const SiblingSlack = 0.03
+
+// noteTpCanary remembers a job's throughput canary (from the job's own
+// floors) for tpReference.
+func (e *Engine) noteTpCanary(est perf.Estimate) {
+	if est.Reps < 2 || !(est.TpCanary > 0) || est.TpUncertainty > 0.005*est.TpCanary || math.Abs(est.LatCanary/perf.LatCanaryExpected-1) > 0.01 {
+		return
+	}
+	e.tpCanaries = append(e.tpCanaries, est.TpCanary)
+	if len(e.tpCanaries) > 64 {
+		// Keep the fastest half and the newest: the reference is the
+		// second fastest.
+		slices.Sort(e.tpCanaries)
+		e.tpCanaries = e.tpCanaries[:32]
+	}
+}
+
+// tpReference is the throughput canary of this engine's quiet moments: the
+// second fastest of its jobs' canaries (two jobs must agree, so one job
+// that read too fast cannot make every later one look slow), 0 before two
+// jobs have run. It lives in memory only: a new host needs none, and no
+// file can carry a poisoned value from one run to the next.
+func (e *Engine) tpReference() float64 {
+	if len(e.tpCanaries) < 2 {
+		return 0
+	}
+	s := slices.Clone(e.tpCanaries)
+	slices.Sort(s)
+	return s[1]
 }
 
 // complete turns a finished group's repetitions into its measurements.
-func (e *Engine) complete(g *groupRun) {
+func (e *Engine) complete(g *groupRun, o Options) {
 	for k, p := range g.ps {
 		m := g.ms[k]
 		if m.Err != nil {
 			continue
 		}
 		m.Clock = g.clock
-		sum := perf.Summarize(g.reps[k])
-		m.PerSnippet = sum.Value
-		m.PerInstr = sum.Value.Scale(1 / float64(p.instrs))
-		m.Canaries = sum.Canaries
-		m.Reps, m.Clean = sum.Reps, sum.Clean
-		m.Clock.CyclesPerTick = sum.CyclesPerTick
-		m.Warnings = append(m.Warnings, sum.Warnings...)
+		est := g.layout[k].Estimate(g.reps[k])
+		m.Estimate = est
+		m.Timings, m.Layout = g.reps[k], g.layout[k]
+		m.PerSnippet = perf.Stats{Median: est.Value, Min: est.Values.Min, Max: est.Values.Max, N: est.Reps}
+		m.PerInstr = m.PerSnippet.Scale(1 / float64(p.instrs))
+		m.Uncertainty = est.Uncertainty / float64(p.instrs)
+		m.Converged = e.converged(est, p, o)
+		m.Canaries = perf.Canaries{Latency: est.LatCanary, Throughput: est.TpCanary}
+		m.Reps, m.Clean = est.Reps, est.Reps-est.Disturbed
+		m.Clock.CyclesPerTick = est.CyclesPerTick
+		if !m.Converged {
+			m.Warnings = append(m.Warnings, notConverged(est, p, o, e.tpReference()))
+		}
 		if f := m.Clock.FrequencyFactor; f > 1.02 || (f > 0 && f < 0.98) {
 			m.Warnings = append(m.Warnings, fmt.Sprintf("the frequency probe after this snippet read %.3fx the calibration's ticks per cycle: a clock change (or a busy SMT sibling) may skew it by that much", f))
 		}
+		e.Recorder.record(m)
 	}
+}
+
+// notConverged says why an estimate is less sure than asked.
+func notConverged(est perf.Estimate, p *prepared, o Options, ref float64) string {
+	per := float64(p.instrs)
+	msg := fmt.Sprintf("not converged after %d repetitions: %.4f ± %.4f cycles per instruction (wanted ± %.4f; %.0f%% of repetitions disturbed, throughput canary %+.1f%% in the typical one)",
+		est.Reps, est.Value/per, est.Uncertainty/per, math.Max(o.RelTol*math.Abs(est.Value), o.AbsTol*per)/per, 100*est.DisturbedShare(), 100*est.Sibling)
+	if ref > 0 && est.TpCanary > ref*(1+SiblingSlack) {
+		msg += fmt.Sprintf("; the throughput canary never ran faster than %.3f, %.0f%% above its %.3f in this run's quiet moments: a busy SMT sibling throughout", est.TpCanary, 100*(est.TpCanary/ref-1), ref)
+	}
+	if d := math.Abs(est.LatCanary/perf.LatCanaryExpected - 1); d > 0.01 {
+		msg += fmt.Sprintf("; the latency canary reads %.3f (want %.0f): the clock conversion is off by %.1f%%", est.LatCanary, perf.LatCanaryExpected, 100*d)
+	}
+	return msg
 }
 
 // validation summarises the cache validation counters of a job.
@@ -726,9 +802,10 @@ func clockFactors(job *jit.Job, res *jit.Result) map[int]float64 {
 	return out
 }
 
-// interpret turns one job's raw ticks into per-repetition values of
-// snippet k.
-func interpret(p *prepared, l *jobLayout, k int, res *jit.Result, o Options, baseline float64) ([]perf.Rep, perf.Clock) {
+// interpret turns one job's raw ticks into per-repetition timings of
+// snippet k (perf.Timing: every point per loop count of its group) and the
+// layout that turns them into cycles.
+func interpret(p *prepared, l *jobLayout, k int, res *jit.Result, o Options) ([]perf.Timing, perf.Layout, perf.Clock) {
 	job := l.job
 	first, last := map[int]int{}, map[int]int{}
 	for pos, f := range job.Schedule {
@@ -737,10 +814,7 @@ func interpret(p *prepared, l *jobLayout, k int, res *jit.Result, o Options, bas
 		}
 		last[f] = pos
 	}
-	count := func(f int) float64 {
-		fn := job.Funcs[f]
-		return float64(res.Counts[fn.Group] * fn.Mult)
-	}
+	per := func(f int) float64 { return float64(res.Counts[job.Funcs[f].Group]) }
 	clock := perf.Clock{Source: perf.CalibratedTSC, HardwareErr: res.CounterErr}
 	useHW := res.Cycles != nil
 	if useHW {
@@ -756,60 +830,49 @@ func interpret(p *prepared, l *jobLayout, k int, res *jit.Result, o Options, bas
 	if c, ok := factor[fs[0]]; ok {
 		clock.FrequencyFactor = c
 	}
-	fc := func(int) float64 { return 1 }
-	var reps []perf.Rep
+	lay := perf.Layout{CalibSpan: calibCopies, LatSpan: latCopies, TpSpan: tpCopies * 8, Hardware: useHW}
+	// A point's count is its group's; the spans say how many copies the
+	// functions run per count (Func.Mult).
+	mult := func(f int) float64 { return float64(job.Funcs[f].Mult) }
+	switch o.Repetition {
+	case MiddleHalfDuplicate:
+		lay.Span, lay.Differential = float64(p.copies), true
+	case MiddleHalfLoop:
+		lay.Span, lay.Differential = mult(fs[1])-mult(fs[0]), true
+	case Duplicate:
+		lay.Span = float64(p.copies)
+	case Loop:
+		lay.Span = mult(fs[0])
+	case Min:
+		lay.Span, lay.AltSpan = float64(p.copies), mult(fs[2])
+	}
+	var ts []perf.Timing
 	for r := range res.Ticks {
 		t := res.Ticks[r]
-		at := func(f int) float64 { return float64(t[first[f]]) }
-		atLast := func(f int) float64 { return float64(t[last[f]]) }
-		per1 := (at(fCalib2N) - at(fCalibN)) / (count(fCalibN) * calibCopies)
-		per2 := (atLast(fCalib2N) - atLast(fCalibN)) / (count(fCalibN) * calibCopies)
-		rep := perf.Rep{TicksPerCycle: (per1 + per2) / 2, CalibrationDrift: relDiff(per1, per2)}
-		// cycles converts a tick difference over count(f)*copies snippet
-		// iterations into cycles per iteration. val(f) is the function's
-		// time in calibration-clock ticks: its ticks divided by its clock
-		// factor (a slower core clock means more ticks per cycle).
-		cycles := func(ticks float64, f int, copies float64) float64 {
-			return ticks / (count(f) * copies) / rep.TicksPerCycle
-		}
-		val := func(f int) float64 { return at(f) / fc(f) }
+		at := func(pos, f int) float64 { return float64(t[pos]) / per(f) }
+		val := at
 		if useHW {
 			cy := res.Cycles[r]
-			val = func(f int) float64 { return float64(cy[first[f]]) }
-			cycles = func(c float64, f int, copies float64) float64 { return c / (count(f) * copies) }
+			val = func(pos, f int) float64 { return float64(cy[pos]) / per(f) }
 		}
-		rep.LatCanary = cycles(val(fLat2N)-val(fLatN), fLatN, latCopies)
-		rep.TpCanary = cycles(val(fTp2N)-val(fTpN), fTpN, tpCopies*8)
-		switch o.Repetition {
-		case MiddleHalfDuplicate:
-			rep.Value = cycles(val(fs[1])-val(fs[0]), fs[0], float64(p.copies))
-		case MiddleHalfLoop:
-			rep.Value = cycles(val(fs[1])-val(fs[0]), fs[0], 1)
-		case Duplicate:
-			rep.Value = cycles(val(fs[0]), fs[0], float64(p.copies))
-		case Loop:
-			rep.Value = cycles(val(fs[0]), fs[0], 1)
-		case Min:
-			rep.Value = min(cycles(val(fs[0]), fs[0], float64(p.copies)), cycles(val(fs[2]), fs[2], 1))
+		var x perf.Timing
+		x.Calib[0] = [2]float64{at(first[fCalibN], fCalibN), at(first[fCalib2N], fCalib2N)}
+		x.Calib[1] = [2]float64{at(last[fCalibN], fCalibN), at(last[fCalib2N], fCalib2N)}
+		x.Lat = [2]float64{val(first[fLatN], fLatN), val(first[fLat2N], fLat2N)}
+		x.Tp = [2]float64{val(first[fTpN], fTpN), val(first[fTp2N], fTp2N)}
+		x.Snip[0] = val(first[fs[0]], fs[0])
+		if lay.Differential {
+			x.Snip[1] = val(first[fs[1]], fs[1])
+		}
+		if o.Repetition == Min {
+			x.Alt = val(first[fs[2]], fs[2])
 		}
 		if res.ContextSwitches != nil {
-			rep.ContextSwitches, rep.Migrations, rep.HaveSoftware = res.ContextSwitches[r], res.Migrations[r], true
+			x.ContextSwitches, x.Migrations = res.ContextSwitches[r], res.Migrations[r]
 		}
-		reps = append(reps, rep)
+		ts = append(ts, x)
 	}
-	perf.MarkDisturbed(reps, baseline)
-	return reps, clock
-}
-
-func relDiff(a, b float64) float64 {
-	if a+b == 0 {
-		return 0
-	}
-	d := (a - b) / ((a + b) / 2)
-	if d < 0 {
-		d = -d
-	}
-	return d
+	return ts, lay, clock
 }
 
 // locate names the source line a crash happened at, when the PC is inside a

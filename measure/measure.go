@@ -39,10 +39,16 @@ type Options struct {
 	Mode            string     // exegesis measurement key: "latency" or "inverse_throughput"
 	Repetition      Repetition // default MiddleHalfDuplicate
 	MinInstructions int        // instructions in the short body (default 128)
-	Reps            int        // repetitions of the schedule (default 21)
-	Calls           int        // calls per point, fewest ticks kept (default 5)
+	Reps            int        // repetitions of the schedule in one job (default 11)
+	Calls           int        // calls per point, fewest ticks kept (default 3)
 	TargetTicks     uint64     // TSC ticks per call (default ~20 us)
-	MaxRetries      int        // extra jobs when too many repetitions were disturbed (default 4)
+	// MaxRetries is how many more jobs a snippet whose estimate has not
+	// converged may run (default 4): the per-benchmark budget.
+	MaxRetries int
+	// RelTol and AbsTol are the uncertainty a converged estimate may
+	// have: RelTol of the value or AbsTol cycles per instruction,
+	// whichever is larger (defaults 0.005 and 0.002).
+	RelTol, AbsTol float64
 	// RetryBackoff is the least time between a job and its first extra
 	// job, doubled for each further one (default 20 ms: 20, 40, 80, 160
 	// ms with the default retries). On these KVM guests a neighbour's
@@ -94,10 +100,16 @@ func (o *Options) defaults(tscHz float64) {
 		o.MinInstructions = 128
 	}
 	if o.Reps <= 0 {
-		o.Reps = 21
+		o.Reps = defaultReps
 	}
 	if o.Calls <= 0 {
-		o.Calls = 5
+		o.Calls = 3
+	}
+	if o.RelTol <= 0 {
+		o.RelTol = 0.005
+	}
+	if o.AbsTol <= 0 {
+		o.AbsTol = 0.002
 	}
 	if o.TargetTicks == 0 {
 		if tscHz <= 0 {
@@ -132,9 +144,11 @@ type Engine struct {
 	Asm    *jit.Assembler
 	Runner *jit.Runner
 	Host   Host
-	// Baseline is the host's quiet throughput-canary value (nil: the run's
-	// own median is the reference).
-	Baseline *perf.Baseline
+	// Recorder, when set, writes the raw repetitions of noisy benchmarks.
+	Recorder *Recorder
+	// tpCanaries are the throughput canaries of the jobs run so far, for
+	// tpReference.
+	tpCanaries []float64
 	// Stats accounts for the engine's time, so a slow run can say whether
 	// it measured, assembled or waited for a quiet machine.
 	Stats EngineStats
@@ -157,13 +171,13 @@ func (s EngineStats) String() string {
 	return fmt.Sprintf("%d jobs (%d of them retries of disturbed ones): %v running, %v waiting before retries, %v assembling", s.Jobs, s.Retries, r(s.Running), r(s.Waiting), r(s.Assembling))
 }
 
-// Close stops the worker, saves the baseline and lets go of the CPU.
+// Close stops the worker and lets go of the CPU.
 func (e *Engine) Close() error {
 	e.Runner.Close()
 	if e.unlock != nil {
 		e.unlock()
 	}
-	return e.Baseline.Save()
+	return nil
 }
 
 // Measurement is the result of timing one snippet.
@@ -171,14 +185,28 @@ type Measurement struct {
 	Snippet      *Snippet
 	Mode         string
 	Repetition   Repetition
-	Instructions int        // instructions per snippet copy
-	PerSnippet   perf.Stats // cycles per snippet copy over clean repetitions
-	PerInstr     perf.Stats // cycles per instruction
-	Clock        perf.Clock // what the cycles were counted with
-	Canaries     perf.Canaries
-	Reps, Clean  int // repetitions over all the jobs of the snippet, and the clean ones
+	Instructions int // instructions per snippet copy
+	// PerSnippet is cycles per snippet copy: Median holds the estimate
+	// (perf.Estimate: from the floors of the repetitions), Min and Max the
+	// range of the per-repetition values. PerInstr is the same per
+	// instruction.
+	PerSnippet perf.Stats
+	PerInstr   perf.Stats
+	// Uncertainty is the estimate's, in cycles per instruction, and
+	// Converged whether it is within the options' tolerance.
+	Uncertainty float64
+	Converged   bool
+	// Estimate is the estimator's whole answer (per snippet copy), with
+	// the noise the repetitions showed; Timings and Layout are the raw
+	// repetitions it came from (for recordings, perf.Recording).
+	Estimate    perf.Estimate
+	Timings     []perf.Timing
+	Layout      perf.Layout
+	Clock       perf.Clock // what the cycles were counted with
+	Canaries    perf.Canaries
+	Reps, Clean int // repetitions over all the jobs of the snippet, and the undisturbed ones
 	// RepsPerJob is one job's repetitions (Options.Reps): the engine runs
-	// a job again until half of that many are clean.
+	// more jobs until the estimate converges.
 	RepsPerJob int
 	Warnings   []string
 	// Validation holds the validation counters (median per repetition of the

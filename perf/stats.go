@@ -56,9 +56,10 @@ const (
 // Clock says how cycles were counted.
 type Clock struct {
 	Source Source
-	// CyclesPerTick is core cycles per TSC tick from the calibration chain
-	// (measured in every repetition, also when hardware counters are used).
-	CyclesPerTick Stats
+	// CyclesPerTick is core cycles per TSC tick at the fastest clock the
+	// calibration chain showed (it runs in every repetition, also when
+	// hardware counters are used).
+	CyclesPerTick float64
 	// HardwareErr says why hardware counters were not used.
 	HardwareErr string
 	// FrequencyFactor is the core clock during the measured code relative
@@ -67,4 +68,11 @@ type Clock struct {
 	// factor above 1 means a slower clock (e.g. an AVX-512 licence), and the
 	// measurement was corrected for it.
 	FrequencyFactor float64
+}
+
+// Canaries are the canaries of a measurement, cycles per instruction: the
+// latency canary (an imul chain, LatCanaryExpected on every x86-64 core)
+// and the throughput canary (independent adds).
+type Canaries struct {
+	Latency, Throughput float64
 }

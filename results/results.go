@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 
@@ -66,13 +67,23 @@ type Extra struct {
 	Clock         string  `yaml:"clock"` // hw-cycles or calibrated-tsc
 	ClockNote     string  `yaml:"clock_note,omitempty"`
 	CyclesPerTick float64 `yaml:"cycles_per_tick,omitempty"`
-	Median        float64 `yaml:"median"` // per instruction, over clean repetitions
-	Min           float64 `yaml:"min"`
-	Max           float64 `yaml:"max"`
-	Reps          int     `yaml:"repetitions"`
-	Clean         int     `yaml:"clean_repetitions"`
+	// Median is the estimate, cycles per instruction (the value of the
+	// measurement; see perf.Estimate for how the repetitions' floors give
+	// it); Min and Max the range of the per-repetition values.
+	Median float64 `yaml:"median"`
+	Min    float64 `yaml:"min"`
+	Max    float64 `yaml:"max"`
+	// Uncertainty is how far the estimate may be off, cycles per
+	// instruction, and Converged whether that is within the tolerance the
+	// measurement asked for (nil in files written before either existed).
+	Uncertainty float64 `yaml:"uncertainty,omitempty"`
+	Converged   *bool   `yaml:"converged,omitempty"`
+	// Noise is what the host did while the benchmark ran.
+	Noise *Noise `yaml:"noise,omitempty,flow"`
+	Reps  int    `yaml:"repetitions"`
+	Clean int    `yaml:"clean_repetitions"` // repetitions no point of which was disturbed
 	// RepsPerJob is one worker job's repetitions: Reps above it means the
-	// engine ran disturbed jobs again (see Noisy).
+	// engine ran more jobs until the estimate converged.
 	RepsPerJob int      `yaml:"repetitions_per_job,omitempty"`
 	LatCanary  float64  `yaml:"latency_canary,omitempty"`
 	TpCanary   float64  `yaml:"throughput_canary,omitempty"`
@@ -102,6 +113,16 @@ type Extra struct {
 	// Unmeasurable is why a form could not be measured (Error is empty then
 	// and Measurements too): "needs a privileged instruction", ...
 	Unmeasurable string `yaml:"unmeasurable,omitempty"`
+}
+
+// Noise is what the host did during a benchmark: the share of disturbed
+// repetitions (a point more than perf.DisturbedSlack above its floor, or a
+// context switch), the typical slowdown of the throughput canary against
+// its floor (a busy SMT sibling), and how far the core clock moved.
+type Noise struct {
+	Disturbed float64 `yaml:"disturbed"`
+	Sibling   float64 `yaml:"sibling"`
+	Clock     float64 `yaml:"clock"`
 }
 
 // MixPart is one form's share of a port-conflict mix.
@@ -208,21 +229,19 @@ func ReadFile(path string) ([]*Benchmark, error) {
 	return Parse(path, data)
 }
 
-// Noisy reports whether a result has fewer clean repetitions than half of
-// one job's (RepsPerJob): the engine runs a disturbed job again, up to
-// its retries, until it has that many, so a noisy result is one its
-// retries could not make clean. A result with enough clean repetitions
-// from several jobs is not noisy: its value is the median of clean
-// repetitions like any other (on the Granite Rapids guest, 106 of 4,056
-// such results moved by more than 1 % when measured again minutes later,
-// as often as quiet results differ between sweeps). Without RepsPerJob
-// (results of portlab before it), half of all its repetitions count.
-// Results that do not count their repetitions (llvm-exegesis's) are not
-// noisy.
+// Noisy reports whether a result is less sure than its measurement asked:
+// its estimate did not converge (Converged false) within the engine's
+// budget of jobs. For results written without Converged, the older rule:
+// fewer clean repetitions than half of one job's (RepsPerJob; half of all
+// repetitions without it). Results that do not count their repetitions
+// (llvm-exegesis's) are not noisy.
 func (b *Benchmark) Noisy() bool {
 	x := b.Portlab
 	if x == nil || x.Reps <= 0 {
 		return false
+	}
+	if x.Converged != nil {
+		return !*x.Converged
 	}
 	perJob := x.Reps
 	if x.RepsPerJob > 0 && x.RepsPerJob < perJob {
@@ -260,15 +279,36 @@ func Cleanest(bs []*Benchmark) []*Benchmark {
 	return out
 }
 
-// CompareClean orders two results of one benchmark by their clean
-// repetitions (a failed result below any measured one): negative when a
-// is less clean than b, zero when as clean, positive when cleaner.
-func CompareClean(a, b *Benchmark) int { return cmp.Compare(cleanOf(a), cleanOf(b)) }
-
-// cleanOf ranks a result for CompareClean.
-func cleanOf(b *Benchmark) int {
-	if b.Error != "" || len(b.Measurements) == 0 {
-		return -1
+// CompareClean orders two results of one benchmark by how sure they are
+// (a failed result below any measured one, a noisy one below any other):
+// negative when a is less sure than b, zero when as sure, positive when
+// surer. Among results of equal standing the smaller relative uncertainty
+// wins (results without one: the more clean repetitions).
+func CompareClean(a, b *Benchmark) int {
+	la, ua := sureness(a)
+	lb, ub := sureness(b)
+	if c := cmp.Compare(la, lb); c != 0 {
+		return c
 	}
-	return b.Portlab.Clean
+	return cmp.Compare(ub, ua)
+}
+
+// sureness ranks a result for CompareClean: a level (-1 failed, 0 noisy,
+// 1 sure) and, within a level, a badness (lower is surer).
+func sureness(b *Benchmark) (int, float64) {
+	if b.Error != "" || len(b.Measurements) == 0 || b.Portlab == nil {
+		return -1, 0
+	}
+	level := 1
+	if b.Noisy() {
+		level = 0
+	}
+	x := b.Portlab
+	if x.Converged == nil {
+		return level, -float64(x.Clean)
+	}
+	if x.Median == 0 {
+		return level, x.Uncertainty
+	}
+	return level, x.Uncertainty / math.Abs(x.Median)
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"portlab/gen"
+	"portlab/results"
 )
 
 // TestLatencyBeside512NeedsAVX512: a narrower vector form's latency chain
@@ -24,7 +25,9 @@ func TestLatencyBeside512NeedsAVX512(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, b := range sum.Results {
+		// A noisy result is measured again and appended: count each
+		// benchmark once, its surest result.
+		for _, b := range results.Cleanest(sum.Results) {
 			switch b.Portlab.Kind {
 			case gen.KindLatency512:
 				n++

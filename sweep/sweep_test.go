@@ -198,10 +198,11 @@ func TestNoisyResultsAreMeasuredAgain(t *testing.T) {
 	}
 	var tpID string
 	for _, b := range bs {
+		no, yes := false, true
 		if b.Portlab.Kind == gen.KindThroughput {
-			b.Portlab.Clean, b.Portlab.Median, tpID = 0, 99, b.Portlab.ID
+			b.Portlab.Converged, b.Portlab.Median, tpID = &no, 99, b.Portlab.ID
 		} else if b.Noisy() {
-			b.Portlab.Clean = b.Portlab.Reps // only the doctored one is noisy
+			b.Portlab.Converged = &yes // only the doctored one is noisy
 		}
 	}
 	if tpID == "" {

@@ -36,6 +36,11 @@ type FormSummary struct {
 	Errors       []string
 	Unmeasurable string
 	Warnings     int
+	// TpUncertainty is the throughput's uncertainty (cycles per
+	// instruction; NaN when the result has none), Noisy how many of the
+	// form's results did not converge.
+	TpUncertainty float64
+	Noisy         int
 	// Addressing holds lea's figures per address shape (Latencies["mem->0"]
 	// and Throughput of each).
 	Addressing map[string]*FormSummary
@@ -43,7 +48,7 @@ type FormSummary struct {
 
 // newFormSummary is an empty summary: no latency, throughput NaN.
 func newFormSummary(form string) *FormSummary {
-	return &FormSummary{Form: form, Latencies: map[string]float64{}, Throughput: math.NaN()}
+	return &FormSummary{Form: form, Latencies: map[string]float64{}, Throughput: math.NaN(), TpUncertainty: math.NaN()}
 }
 
 // Latency returns the largest latency over operand pairs (NaN if none).
@@ -83,11 +88,17 @@ func Summarize(bs []*results.Benchmark) []*FormSummary {
 		if len(x.Warnings) > 0 {
 			s.Warnings++
 		}
+		if b.Noisy() {
+			s.Noisy++
+		}
 		switch x.Kind {
 		case gen.KindLatency:
 			s.Latencies[x.Operands] = x.Median
 		case gen.KindThroughput:
 			s.Throughput = x.Median
+			if x.Converged != nil {
+				s.TpUncertainty = x.Uncertainty
+			}
 		case gen.KindAddressLatency, gen.KindAddressTP:
 			if s.Addressing == nil {
 				s.Addressing = map[string]*FormSummary{}
@@ -112,6 +123,34 @@ func Summarize(bs []*results.Benchmark) []*FormSummary {
 	return out
 }
 
+// NoiseLine says in a line how sure a set of results is and what the
+// host's noise did to them: results not converged, the share of disturbed
+// repetitions, the throughput canary's typical and largest slowdown.
+func NoiseLine(bs []*results.Benchmark) string {
+	var n, noisy, reps int
+	var disturbed float64
+	var sibling []float64
+	for _, b := range results.Cleanest(bs) {
+		x := b.Portlab
+		if x == nil || b.Error != "" || x.Noise == nil {
+			continue
+		}
+		n++
+		if b.Noisy() {
+			noisy++
+		}
+		reps += x.Reps
+		disturbed += x.Noise.Disturbed * float64(x.Reps)
+		sibling = append(sibling, x.Noise.Sibling)
+	}
+	if n == 0 || reps == 0 {
+		return ""
+	}
+	sort.Float64s(sibling)
+	return fmt.Sprintf("%d of %d results converged (± is the estimate's uncertainty); %.0f%% of %d repetitions disturbed; throughput canary slowed %.1f%% in the typical result, %.1f%% at most",
+		n-noisy, n, 100*disturbed/float64(reps), reps, 100*sibling[len(sibling)/2], 100*sibling[len(sibling)-1])
+}
+
 // WriteTable prints one line per form: latency per operand pair,
 // reciprocal throughput and properties.
 func WriteTable(w io.Writer, sums []*FormSummary) error {
@@ -130,6 +169,9 @@ func WriteTable(w io.Writer, sums []*FormSummary) error {
 		tp := "-"
 		if !math.IsNaN(s.Throughput) {
 			tp = fmt.Sprintf("%.3f", s.Throughput)
+			if !math.IsNaN(s.TpUncertainty) {
+				tp += fmt.Sprintf(" ±%.3f", s.TpUncertainty)
+			}
 		}
 		note := strings.Join(s.Props, ", ")
 		switch {
@@ -137,8 +179,8 @@ func WriteTable(w io.Writer, sums []*FormSummary) error {
 			note = "not measured: " + s.Unmeasurable
 		case len(s.Errors) > 0:
 			note = "error: " + s.Errors[0]
-		case s.Warnings > 0:
-			note = strings.TrimPrefix(note+", noisy", ", ")
+		case s.Noisy > 0:
+			note = strings.TrimPrefix(note+", noisy (not converged)", ", ")
 		}
 		l := strings.Join(lat, ", ")
 		if l == "" {

@@ -49,7 +49,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	rep := fs.String("repetition-mode", "middle-half-duplicate", "duplicate, loop, min, middle-half-duplicate or middle-half-loop")
 	minInstr := fs.Int("min-instructions", 128, "instructions in the short timed body (the long one has twice as many)")
 	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
-	reps := fs.Int("repetitions", 21, "repetitions per measurement (disturbed ones are dropped and re-run)")
+	reps := fs.Int("repetitions", 11, "repetitions of the schedule per job (more jobs run until the estimate converges)")
+	record := fs.String("record", "", recordFlagHelp)
+	recordAll := fs.Bool("record-all", false, "with --record: record every benchmark, not only the disturbed ones")
 	out := fs.String("o", "-", "output file ('-' = stdout); written atomically")
 	noFTZ := fs.Bool("no-ftz", false, "leave MXCSR flush-to-zero / denormals-are-zero off")
 	validate := fs.Bool("validation-counters", false, "snippets: also count L1d, LLC and dTLB read misses (needs hardware counters)")
@@ -84,7 +86,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if sweeping {
 		return runSweep(sweepFlags{globs: formGlobs, exclude: excludeGlobs, all: *all, mode: *mode, resume: *resume, shard: *shard, shards: *shards, probes: *probes,
 			mixes: *mixes, mixForms: *mixForms, seed: *seed, loadOpPasses: *loadOpPasses, vectorPasses: *vectorPasses, maxPasses: *maxPasses,
-			out: *out, cpu: *cpu, timeout: *timeout, opts: measure.Options{Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, NoFTZ: *noFTZ}}, stdout, stderr)
+			out: *out, cpu: *cpu, timeout: *timeout, record: *record, recordAll: *recordAll, opts: measure.Options{Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, NoFTZ: *noFTZ}}, stdout, stderr)
 	}
 	if *mode == "" {
 		*mode = "latency"
@@ -121,9 +123,16 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if opts.Mode == "throughput" {
 		opts.Mode = "inverse_throughput"
 	}
+	finishRecording, err := startRecording(eng, info, *record, *recordAll, "portlab bench --snippets-file", stderr)
+	if err != nil {
+		return err
+	}
 	prog := newProgress(stderr, "bench", len(snips))
 	ms := eng.MeasureAll(snips, opts, func(done int, m *measure.Measurement) { prog.update(done, m.Snippet.Name) })
 	prog.done()
+	if err := finishRecording(nil); err != nil {
+		return err
+	}
 	var bs []*results.Benchmark
 	failed := 0
 	for _, m := range ms {

@@ -18,6 +18,7 @@ func runQuick(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("quick", stderr)
 	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
 	out := fs.String("o", "", "also write the results (exegesis YAML) to this file")
+	record := fs.String("record", "", recordFlagHelp)
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -26,6 +27,10 @@ func runQuick(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer eng.Close()
+	finishRecording, err := startRecording(eng, info, *record, false, "portlab quick", stderr)
+	if err != nil {
+		return err
+	}
 	var forms []*isa.Form
 	for _, n := range sweep.QuickForms {
 		if f, ok := isa.Lookup(n); ok && f.Supported(info.Has) {
@@ -38,12 +43,21 @@ func runQuick(args []string, stdout, stderr io.Writer) error {
 	start := time.Now()
 	sum, err := sweep.Run(eng, o)
 	prog.done()
+	if rerr := finishRecording(err); err == nil {
+		err = rerr
+	}
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s (%s), %s; %d forms in %v, cycles from the %s\n\n", info.Microarch, info.Brand, info.Signature(),
 		len(forms), time.Since(start).Round(time.Millisecond), clockName(sum))
-	return sweep.WriteTable(stdout, sweep.Summarize(sum.Results))
+	if err := sweep.WriteTable(stdout, sweep.Summarize(sum.Results)); err != nil {
+		return err
+	}
+	if line := sweep.NoiseLine(sum.Results); line != "" {
+		fmt.Fprintf(stdout, "\n%s\n", line)
+	}
+	return nil
 }
 
 func clockName(s *sweep.Summary) string {
@@ -52,7 +66,7 @@ func clockName(s *sweep.Summary) string {
 			if r.Portlab.Clock == "hw-cycles" {
 				return "hardware cycle counter"
 			}
-			return fmt.Sprintf("TSC calibrated in every repetition (%.3f core cycles per tick)", r.Portlab.CyclesPerTick)
+			return fmt.Sprintf("TSC calibrated in every repetition (%.3f core cycles per tick at the fastest clock)", r.Portlab.CyclesPerTick)
 		}
 	}
 	return "calibrated TSC"

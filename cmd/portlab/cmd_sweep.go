@@ -30,6 +30,8 @@ type sweepFlags struct {
 	maxPasses    int
 	cpu          int
 	timeout      time.Duration
+	record       string // --record: recordings of disturbed benchmarks
+	recordAll    bool
 	opts         measure.Options
 }
 
@@ -143,6 +145,10 @@ func runSweep(f sweepFlags, stdout, stderr io.Writer) error {
 	if f.out != "-" && f.out != "" {
 		o.Out = f.out
 	}
+	finishRecording, err := startRecording(eng, info, f.record, f.recordAll, "portlab bench --forms/--all", stderr)
+	if err != nil {
+		return err
+	}
 	prog := newProgress(stderr, "sweep", len(o.Forms))
 	o.Progress = func(done, total int, cur string) {
 		prog.total = total
@@ -150,6 +156,9 @@ func runSweep(f sweepFlags, stdout, stderr io.Writer) error {
 	}
 	sum, err := sweep.Run(eng, o)
 	prog.done()
+	if rerr := finishRecording(err); err == nil {
+		err = rerr
+	}
 	if err != nil {
 		return err
 	}

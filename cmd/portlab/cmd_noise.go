@@ -1,0 +1,118 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"portlab/internal/spin"
+	"portlab/measure"
+)
+
+func init() {
+	register(&command{name: "noise", summary: "measure this host's noise for a few seconds and say whether measuring now is sound", run: runNoise})
+}
+
+// noiseReport is `portlab noise --json`.
+type noiseReport struct {
+	Host       string               `json:"host"`
+	Microarch  string               `json:"microarch"`
+	CPU        int                  `json:"cpu"`
+	Quiet      *measure.NoiseReport `json:"report"`
+	SpinnerCPU int                  `json:"spinner_cpu,omitempty"`
+	Spinner    *measure.NoiseReport `json:"with_spinner,omitempty"`
+	Sibling    *bool                `json:"spinner_is_sibling,omitempty"`
+}
+
+func runNoise(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("noise", stderr)
+	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
+	dur := fs.Duration("duration", 3*time.Second, "how long to measure (at least two rounds)")
+	spinner := fs.Bool("spinner", false, "measure again with a busy loop on another CPU: shows whether that CPU shares a core with the measuring one (SMT sibling)")
+	asJSON := fs.Bool("json", false, "print JSON instead of text")
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
+	}
+	if *dur <= 0 {
+		return usageError{fmt.Sprintf("--duration %v: want a positive duration", *dur)}
+	}
+	eng, info, err := measure.NewHostEngine(*cpu)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	rep := noiseReport{Host: info.Signature(), Microarch: info.Microarch, CPU: eng.Runner.CPU}
+	check := func(label string) (*measure.NoiseReport, error) {
+		// Progress in milliseconds of the duration asked for.
+		prog := newProgress(stderr, label, int(dur.Milliseconds()))
+		r, err := eng.NoiseCheck(*dur, func(round int, el time.Duration) {
+			prog.update(min(int(el.Milliseconds()), int(dur.Milliseconds())), fmt.Sprintf("round %d", round))
+		})
+		prog.done()
+		return r, err
+	}
+	if rep.Quiet, err = check("noise"); err != nil {
+		return err
+	}
+	if *spinner {
+		other := spin.Other(eng.Runner.CPU)
+		if other < 0 {
+			return fmt.Errorf("--spinner: this process may run on no CPU but the measuring one (%d)", eng.Runner.CPU)
+		}
+		s, err := spin.Start(other)
+		if err != nil {
+			return err
+		}
+		rep.SpinnerCPU = other
+		rep.Spinner, err = check("noise beside a spinner")
+		s.Stop()
+		if err != nil {
+			return err
+		}
+		sib := spinnerSlows(rep.Quiet, rep.Spinner)
+		rep.Sibling = &sib
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	fmt.Fprintf(stdout, "%s (%s), measuring on CPU %d\n\n", info.Microarch, info.Signature(), rep.CPU)
+	writeNoise(stdout, rep.Quiet)
+	if rep.Spinner != nil {
+		fmt.Fprintf(stdout, "\nwith a busy loop on CPU %d:\n\n", rep.SpinnerCPU)
+		writeNoise(stdout, rep.Spinner)
+		if *rep.Sibling {
+			fmt.Fprintf(stdout, "\nCPU %d shares a core with CPU %d (the busy loop slowed throughput-bound code): keep it idle while measuring.\n", rep.SpinnerCPU, rep.CPU)
+		} else {
+			fmt.Fprintf(stdout, "\nCPU %d does not slow CPU %d: not an SMT sibling as far as this check can tell.\n", rep.SpinnerCPU, rep.CPU)
+		}
+	}
+	return nil
+}
+
+// spinnerSlows reports whether a spinner slowed the throughput canary
+// (the adds' stream, or the canary's typical repetition) by 3 % or more.
+func spinnerSlows(quiet, spun *measure.NoiseReport) bool {
+	for i, row := range spun.Rows {
+		if measure.Canonicals[i].Mode != "latency" && row.Median > quiet.Rows[i].Median*(1+measure.SiblingSlack) {
+			return true
+		}
+	}
+	return spun.Sibling > quiet.Sibling+measure.SiblingSlack
+}
+
+func writeNoise(w io.Writer, r *measure.NoiseReport) {
+	fmt.Fprintf(w, "%-26s %8s %9s %8s %9s %11s\n", "benchmark", "known", "measured", "spread", "converged", "repetitions")
+	for _, row := range r.Rows {
+		known := "-"
+		if row.Known > 0 {
+			known = fmt.Sprintf("%.3f", row.Known)
+		}
+		fmt.Fprintf(w, "%-26s %8s %9.4f %7.2f%% %5d/%-3d %11.0f\n", row.Name, known, row.Median, 100*row.Spread, row.Converged, len(row.Values), row.Reps)
+	}
+	fmt.Fprintf(w, "\n%d rounds in %v; %.0f%% of repetitions disturbed; throughput canary slowed %.1f%% in the typical benchmark, %.1f%% at most; core clock moved %.1f%%\n",
+		r.Rounds, r.Duration.Round(100*time.Millisecond), 100*r.Disturbed, 100*r.Sibling, 100*r.SiblingMax, 100*r.Clock)
+	fmt.Fprintln(w, r.Verdict)
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"portlab/hostcpu"
+	"portlab/measure"
+)
+
+// recordFlagHelp is the help of --record, shared by the measuring commands.
+const recordFlagHelp = "write the raw repetitions (calibrations, canaries, timings) of the benchmarks the host disturbed to this file, one JSON line each, for estimator tests (see docs/method.md)"
+
+// startRecording sets up --record: the engine writes into a temporary file
+// beside path, renamed to path when finish is called with no error (an
+// interrupted run leaves no partial file). all records every benchmark.
+func startRecording(eng *measure.Engine, info *hostcpu.Info, path string, all bool, note string, stderr io.Writer) (finish func(failed error) error, err error) {
+	if path == "" {
+		return func(error) error { return nil }, nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return nil, fmt.Errorf("--record %s: %v", path, err)
+	}
+	eng.Recorder = &measure.Recorder{W: tmp, All: all, Host: info.Signature(), Microarch: info.Microarch, Note: note}
+	return func(failed error) error {
+		rec := eng.Recorder
+		eng.Recorder = nil
+		err := rec.Err
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if failed != nil || err != nil {
+			os.Remove(tmp.Name())
+			if err != nil {
+				return fmt.Errorf("--record %s: %v", path, err)
+			}
+			return nil
+		}
+		if err := os.Rename(tmp.Name(), path); err != nil {
+			os.Remove(tmp.Name())
+			return fmt.Errorf("--record %s: %v", path, err)
+		}
+		fmt.Fprintf(stderr, "portlab: %d recording(s) written to %s\n", rec.Written, path)
+		return nil
+	}, nil
+}

@@ -1,0 +1,168 @@
+package measure
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"portlab/perf"
+)
+
+// Canonical is a benchmark whose value is the same on every x86-64 core
+// (Known > 0), or whose value is the host's own but should not move
+// (Known 0): the noise check measures them again and again.
+type Canonical struct {
+	Name   string
+	Source string
+	Mode   string  // "latency" or "inverse_throughput"
+	Known  float64 // cycles per instruction on every x86-64 core; 0: host-specific
+}
+
+// Canonicals are the noise check's benchmarks: latency chains (a busy SMT
+// sibling barely moves them), an imul stream bound by the one multiplier
+// every core has, and the throughput canary's independent adds (bound by
+// the core's ALU count, and the first thing a busy sibling slows).
+var Canonicals = []Canonical{
+	{"add r64, r64 latency", "add rax, rax", "latency", 1},
+	{"imul r64, r64 latency", "imul rax, rax", "latency", 3},
+	{"imul r64, r64 throughput", "imul rbx, rcx\nimul rsi, rcx\nimul rdi, rcx\nimul r8, rcx\nimul r9, rcx\nimul r10, rcx\nimul r11, rcx\nimul r12, rcx", "inverse_throughput", 1},
+	{"add r64, r64 throughput", tpCanaryBody, "inverse_throughput", 0},
+}
+
+// NoiseRow is one canonical benchmark over the rounds of a noise check.
+type NoiseRow struct {
+	Name  string  `json:"name"`
+	Known float64 `json:"known,omitempty"`
+	// Values are the round estimates (cycles per instruction), Median
+	// their median, Spread (max-min)/median.
+	Values    []float64 `json:"values"`
+	Median    float64   `json:"median"`
+	Spread    float64   `json:"spread"`
+	Off       float64   `json:"off,omitempty"` // |median/known - 1| where known
+	Converged int       `json:"converged"`     // rounds whose estimate converged
+	Reps      float64   `json:"repetitions"`   // mean repetitions a round needed
+}
+
+// NoiseReport is what a noise check saw.
+type NoiseReport struct {
+	Rounds   int           `json:"rounds"`
+	Duration time.Duration `json:"duration_ns"`
+	Rows     []NoiseRow    `json:"benchmarks"`
+	// Disturbed is the share of disturbed repetitions, Sibling the median
+	// and largest round slowdown of the throughput canary against its
+	// floor, Clock the largest movement of the core clock within a
+	// benchmark.
+	Disturbed  float64 `json:"disturbed"`
+	Sibling    float64 `json:"sibling"`
+	SiblingMax float64 `json:"sibling_max"`
+	Clock      float64 `json:"clock"`
+	// Sound says whether measuring now gives the quiet values, Verdict
+	// says so in a sentence.
+	Sound   bool   `json:"sound"`
+	Verdict string `json:"verdict"`
+}
+
+// NoiseCheck measures the canonical benchmarks in rounds for about d
+// (at least two rounds) and reports how the host's noise affected them.
+// progress, when set, is called after each round.
+func (e *Engine) NoiseCheck(d time.Duration, progress func(round int, elapsed time.Duration)) (*NoiseReport, error) {
+	var snips [2][]*Snippet // latency, throughput
+	var order [2][]int
+	for i, c := range Canonicals {
+		s, err := ParseSnippet(c.Name, c.Source)
+		if err != nil {
+			return nil, fmt.Errorf("noise check: %s: %v", c.Name, err)
+		}
+		k := 0
+		if c.Mode != "latency" {
+			k = 1
+		}
+		snips[k] = append(snips[k], s)
+		order[k] = append(order[k], i)
+	}
+	rep := &NoiseReport{Rows: make([]NoiseRow, len(Canonicals))}
+	for i, c := range Canonicals {
+		rep.Rows[i] = NoiseRow{Name: c.Name, Known: c.Known}
+	}
+	var disturbed, reps float64
+	var sibling []float64
+	start := time.Now()
+	for rep.Rounds < 2 || time.Since(start) < d {
+		for k, mode := range []string{"latency", "inverse_throughput"} {
+			ms := e.MeasureAll(snips[k], Options{Mode: mode}, nil)
+			for j, m := range ms {
+				if m.Err != nil {
+					return nil, fmt.Errorf("noise check: %s: %v", m.Snippet.Name, m.Err)
+				}
+				row := &rep.Rows[order[k][j]]
+				row.Values = append(row.Values, m.PerInstr.Median)
+				row.Reps += float64(m.Reps)
+				if m.Converged {
+					row.Converged++
+				}
+				disturbed += float64(m.Estimate.Disturbed)
+				reps += float64(m.Estimate.Reps)
+				sibling = append(sibling, m.Estimate.Sibling)
+				rep.Clock = math.Max(rep.Clock, m.Estimate.ClockRange)
+			}
+		}
+		rep.Rounds++
+		if progress != nil {
+			progress(rep.Rounds, time.Since(start))
+		}
+	}
+	rep.Duration = time.Since(start)
+	if reps > 0 {
+		rep.Disturbed = disturbed / reps
+	}
+	rep.Sibling = perf.NewStats(sibling).Median
+	rep.SiblingMax = slices.Max(sibling)
+	for i := range rep.Rows {
+		r := &rep.Rows[i]
+		st := perf.NewStats(r.Values)
+		r.Median, r.Spread = st.Median, st.Spread()
+		r.Reps /= float64(len(r.Values))
+		if r.Known > 0 {
+			r.Off = math.Abs(r.Median/r.Known - 1)
+		}
+	}
+	rep.Sound, rep.Verdict = verdict(rep)
+	return rep, nil
+}
+
+// verdict decides whether measuring now is sound: the known values within
+// 1 %, every benchmark repeating itself within 1 % over the rounds and
+// converging in nine rounds of ten.
+func verdict(r *NoiseReport) (bool, string) {
+	var bad []string
+	slow := false
+	for _, row := range r.Rows {
+		switch {
+		case row.Known > 0 && row.Off > 0.01:
+			bad = append(bad, fmt.Sprintf("%s reads %.3f for %.0f", row.Name, row.Median, row.Known))
+		case row.Spread > 0.01:
+			bad = append(bad, fmt.Sprintf("%s varies by %.1f%% between rounds", row.Name, 100*row.Spread))
+		case row.Converged*10 < 9*len(row.Values):
+			bad = append(bad, fmt.Sprintf("%s converged in %d of %d rounds", row.Name, row.Converged, len(row.Values)))
+		}
+		if row.Reps > 2*float64(defaultReps) {
+			slow = true
+		}
+	}
+	if len(bad) > 0 {
+		return false, "not sound now: " + strings.Join(bad, "; ") + ". Measure later, or on another CPU (--cpu), and keep the machine otherwise idle."
+	}
+	noisy := r.Disturbed > 0.25 || r.Sibling > perf.DisturbedSlack || r.SiblingMax > 0.05
+	switch {
+	case noisy && slow:
+		return true, fmt.Sprintf("sound, but noisy: %.0f%% of repetitions disturbed, the throughput canary up to %.0f%% slow; the estimates still converge to the known values, measuring takes longer than on a quiet host.", 100*r.Disturbed, 100*r.SiblingMax)
+	case noisy:
+		return true, fmt.Sprintf("sound: some noise (%.0f%% of repetitions disturbed, the throughput canary up to %.0f%% slow), and the estimates converge to the known values.", 100*r.Disturbed, 100*r.SiblingMax)
+	}
+	return true, "sound: a quiet host; the estimates converge at once to the known values."
+}
+
+// defaultReps is Options.Reps's default.
+const defaultReps = 11

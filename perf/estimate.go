@@ -1,0 +1,291 @@
+package perf
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Timing is one repetition of a job as the estimator sees it. Every point
+// is the fewest TSC ticks (Calib always; the others hardware cycles when
+// the host has counters) of the calls at that point, divided by the loop
+// count of the point's group, so that repetitions of different jobs of
+// one benchmark compare.
+type Timing struct {
+	// Calib is the calibration chain before and after the measured code,
+	// each at its two lengths: [before, after][n, 2n].
+	Calib [2][2]float64 `json:"calib"`
+	Lat   [2]float64    `json:"lat"`  // latency canary at its two lengths
+	Tp    [2]float64    `json:"tp"`   // throughput canary at its two lengths
+	Snip  [2]float64    `json:"snip"` // the measured code at its two lengths (one in single-length modes)
+	// Alt is min mode's loop variant at its one length (0 otherwise).
+	Alt             float64 `json:"alt,omitempty"`
+	ContextSwitches uint64  `json:"cs,omitempty"`
+	Migrations      uint64  `json:"mig,omitempty"`
+}
+
+// Layout says how a job's points turn into cycles: the work between a
+// point's two lengths per loop count.
+type Layout struct {
+	CalibSpan float64 `json:"calib_span"` // cycles of the calibration chain (adds of latency 1)
+	LatSpan   float64 `json:"lat_span"`   // instructions of the latency canary (imul, latency LatCanaryExpected)
+	TpSpan    float64 `json:"tp_span"`    // instructions of the throughput canary
+	// Span is the snippet copies between Snip[0] and Snip[1]
+	// (Differential), or in Snip[0] (single length); AltSpan those in
+	// Alt.
+	Span    float64 `json:"span"`
+	AltSpan float64 `json:"alt_span,omitempty"`
+	// Differential: the value is Snip[1]-Snip[0] (the middle-half modes);
+	// else Snip[0] alone (and Alt, the smaller of the two, when AltSpan is set).
+	Differential bool `json:"differential"`
+	// Hardware: Lat, Tp, Snip and Alt are core cycles, not TSC ticks.
+	Hardware bool `json:"hardware,omitempty"`
+}
+
+// Estimate is what a benchmark's repetitions say, with how sure they are.
+//
+// The estimator rests on one property of the noise on shared hosts: it
+// only ever adds time. An interrupt, a busy SMT sibling, a slower core
+// clock for a while, a cold cache line: each makes a call slower, none
+// makes it faster than the quiet machine runs it. So every point of the
+// schedule has a floor, the quiet value at the fastest clock, and the
+// fewest ticks a point showed over the repetitions converge to it from
+// above as repetitions accumulate. The estimate is computed from those
+// floors, each point's on its own: the calibration chain's floors give the
+// core cycles per tick at the fastest clock, the snippet's floors at its
+// two lengths its ticks at that clock, and the difference of the floors
+// (not the floor of the per-repetition differences, which a disturbance
+// of the shorter length drags below the truth) the cycles of the copies
+// between them.
+//
+// How sure: the uncertainty is how far the estimate would move if every
+// floor were its next-fewest sample instead (summed, as a bound), plus how
+// far the latency canary, computed from the same floors, is from its known
+// value (the clock conversion checked in the same job). A quiet host has
+// many samples at the floor and an uncertainty near zero; a host where the
+// floor was reached once has a large one, and the engine measures more.
+type Estimate struct {
+	Value       float64 // cycles per snippet copy
+	Uncertainty float64 // cycles per snippet copy
+	// CyclesPerTick is core cycles per TSC tick at the fastest clock the
+	// calibration chain saw.
+	CyclesPerTick float64
+	// LatCanary and TpCanary are the canaries from their floors, cycles
+	// per instruction; TpUncertainty is the throughput canary's
+	// uncertainty (its floors' next-fewest samples and the calibration's,
+	// as for the value).
+	LatCanary, TpCanary, TpUncertainty float64
+	// Values are the per-repetition values (cycles per copy, each from
+	// the repetition's own points and the floor calibration): their
+	// spread is what the noise did.
+	Values Stats
+	Reps   int
+	// Disturbed counts the repetitions with a point more than
+	// DisturbedSlack above its floor, or with a context switch or
+	// migration.
+	Disturbed int
+	// Sibling is the median slowdown of the throughput canary against its
+	// floor (0.10: 10 % slower in the typical repetition): the activity of
+	// a neighbour on the core's other hardware thread, which slows
+	// throughput-bound code and leaves latency chains alone.
+	Sibling float64
+	// ClockRange is how much slower than its floor the calibration chain
+	// ran in the slowest tenth of the repetitions (the 90th percentile):
+	// how much the core clock moved.
+	ClockRange float64
+}
+
+// DisturbedSlack is how far above its floor a point may be before its
+// repetition counts as disturbed.
+const DisturbedSlack = 0.01
+
+// LatCanaryExpected is the latency of imul r64, r64 on every x86-64 core
+// since Core 2 and K10: the latency canary.
+const LatCanaryExpected = 3.0
+
+// Converged reports whether the uncertainty is within rel of the value or
+// within abs cycles per copy, whichever is larger.
+func (e Estimate) Converged(rel, abs float64) bool {
+	if e.Reps == 0 || math.IsNaN(e.Value) || math.IsNaN(e.Uncertainty) {
+		return false
+	}
+	return e.Uncertainty <= math.Max(rel*math.Abs(e.Value), abs)
+}
+
+// DisturbedShare is the share of disturbed repetitions.
+func (e Estimate) DisturbedShare() float64 {
+	if e.Reps == 0 {
+		return 0
+	}
+	return float64(e.Disturbed) / float64(e.Reps)
+}
+
+// Summary says the estimate in a line: value, uncertainty and the noise.
+func (e Estimate) String() string {
+	return fmt.Sprintf("%.4f ± %.4f cycles (%d repetitions, %.0f%% disturbed, sibling %+.1f%%)",
+		e.Value, e.Uncertainty, e.Reps, 100*e.DisturbedShare(), 100*e.Sibling)
+}
+
+// floors holds the k-th fewest value of every point over the repetitions.
+type floors struct {
+	calib [2]float64 // n, 2n (both positions pooled)
+	lat   [2]float64
+	tp    [2]float64
+	snip  [2]float64
+	alt   float64
+}
+
+// orderStat returns the k-th smallest positive value (k from 1), or the
+// largest when there are fewer.
+func orderStat(v []float64, k int) float64 {
+	s := make([]float64, 0, len(v))
+	for _, x := range v {
+		if x > 0 && !math.IsInf(x, 0) && !math.IsNaN(x) {
+			s = append(s, x)
+		}
+	}
+	if len(s) == 0 {
+		return math.NaN()
+	}
+	slices.Sort(s)
+	return s[min(k, len(s))-1]
+}
+
+func kthFloors(ts []Timing, k int) floors {
+	var f floors
+	col := func(get func(Timing) []float64) []float64 {
+		var v []float64
+		for _, t := range ts {
+			v = append(v, get(t)...)
+		}
+		return v
+	}
+	for i := range 2 {
+		f.calib[i] = orderStat(col(func(t Timing) []float64 { return []float64{t.Calib[0][i], t.Calib[1][i]} }), k)
+		f.lat[i] = orderStat(col(func(t Timing) []float64 { return []float64{t.Lat[i]} }), k)
+		f.tp[i] = orderStat(col(func(t Timing) []float64 { return []float64{t.Tp[i]} }), k)
+		f.snip[i] = orderStat(col(func(t Timing) []float64 { return []float64{t.Snip[i]} }), k)
+	}
+	f.alt = orderStat(col(func(t Timing) []float64 { return []float64{t.Alt} }), k)
+	return f
+}
+
+// value computes the snippet's cycles per copy, the canaries and the
+// ticks per cycle from a set of floors.
+func (l Layout) value(f floors) (v, lat, tp, ticksPerCycle float64) {
+	ticksPerCycle = (f.calib[1] - f.calib[0]) / l.CalibSpan
+	conv := ticksPerCycle
+	if l.Hardware {
+		conv = 1
+	}
+	lat = (f.lat[1] - f.lat[0]) / conv / l.LatSpan
+	tp = (f.tp[1] - f.tp[0]) / conv / l.TpSpan
+	if l.Differential {
+		v = (f.snip[1] - f.snip[0]) / conv / l.Span
+	} else {
+		v = f.snip[0] / conv / l.Span
+		if l.AltSpan > 0 && f.alt > 0 {
+			v = math.Min(v, f.alt/conv/l.AltSpan)
+		}
+	}
+	return v, lat, tp, ticksPerCycle
+}
+
+// Estimate computes the estimate of a benchmark's repetitions (see the
+// type's comment for the method).
+func (l Layout) Estimate(ts []Timing) Estimate {
+	e := Estimate{Reps: len(ts), Value: math.NaN(), Uncertainty: math.NaN()}
+	if len(ts) == 0 {
+		return e
+	}
+	f1 := kthFloors(ts, 1)
+	v, lat, tp, tpc := l.value(f1)
+	e.Value, e.LatCanary, e.TpCanary = v, lat, tp
+	if tpc > 0 {
+		e.CyclesPerTick = 1 / tpc
+	}
+	// How far the estimate moves when one point's floor is its next-fewest
+	// sample: each point on its own, the moves summed.
+	f2 := kthFloors(ts, 2)
+	u, utp := 0.0, 0.0
+	for i := range 9 {
+		g := f1
+		switch i {
+		case 0, 1:
+			g.calib[i] = f2.calib[i]
+		case 2, 3:
+			g.snip[i-2] = f2.snip[i-2]
+		case 4:
+			g.alt = f2.alt
+		case 5, 6:
+			g.lat[i-5] = f2.lat[i-5]
+		case 7, 8:
+			g.tp[i-7] = f2.tp[i-7]
+		}
+		w, _, wtp, _ := l.value(g)
+		if i < 5 {
+			u += math.Abs(w - v)
+		}
+		if i < 2 || i >= 7 {
+			utp += math.Abs(wtp - tp)
+		}
+	}
+	e.TpUncertainty = utp
+	// The clock conversion, checked by the latency canary from the same
+	// floors: a canary off its known value by x says the cycles may be off
+	// by as much.
+	if lat > 0 {
+		u += math.Abs(lat/LatCanaryExpected-1) * math.Abs(v)
+	} else {
+		u = math.Inf(1)
+	}
+	if len(ts) < 2 {
+		u = math.Inf(1)
+	}
+	e.Uncertainty = u
+
+	// What the noise did.
+	conv := tpc
+	if l.Hardware {
+		conv = 1
+	}
+	var vals, tpSlow, cals []float64
+	for _, t := range ts {
+		var x float64
+		if l.Differential {
+			x = (t.Snip[1] - t.Snip[0]) / conv / l.Span
+		} else {
+			x = t.Snip[0] / conv / l.Span
+		}
+		vals = append(vals, x)
+		if f1.tp[1] > 0 {
+			tpSlow = append(tpSlow, t.Tp[1]/f1.tp[1]-1)
+		}
+		for _, c := range t.Calib {
+			cals = append(cals, (c[1]-c[0])/l.CalibSpan)
+		}
+		disturbed := t.ContextSwitches > 0 || t.Migrations > 0
+		check := func(x, floor float64) {
+			if floor > 0 && x > floor*(1+DisturbedSlack) {
+				disturbed = true
+			}
+		}
+		check(t.Snip[0], f1.snip[0])
+		if l.Differential {
+			check(t.Snip[1], f1.snip[1])
+		}
+		check(t.Tp[1], f1.tp[1])
+		if disturbed {
+			e.Disturbed++
+		}
+	}
+	e.Values = NewStats(vals)
+	if len(tpSlow) > 0 {
+		e.Sibling = NewStats(tpSlow).Median
+	}
+	if tpc > 0 && len(cals) > 0 {
+		slices.Sort(cals)
+		e.ClockRange = math.Max(0, cals[(len(cals)-1)*9/10]/tpc-1)
+	}
+	return e
+}

@@ -1,0 +1,300 @@
+package perf
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Candidate estimators, compared with Layout.Estimate on the same
+// repetitions. Each converts a repetition with its own calibration (the
+// mean of the chain before and after it), as a per-repetition method must.
+
+func repValues(l Layout, ts []Timing) (vals, lat, tp, drift []float64) {
+	for _, t := range ts {
+		k1 := (t.Calib[0][1] - t.Calib[0][0]) / l.CalibSpan
+		k2 := (t.Calib[1][1] - t.Calib[1][0]) / l.CalibSpan
+		k := (k1 + k2) / 2
+		vals = append(vals, (t.Snip[1]-t.Snip[0])/k/l.Span)
+		lat = append(lat, (t.Lat[1]-t.Lat[0])/k/l.LatSpan)
+		tp = append(tp, (t.Tp[1]-t.Tp[0])/k/l.TpSpan)
+		drift = append(drift, math.Abs(k1-k2)/k)
+	}
+	return
+}
+
+// medianClean drops repetitions whose canaries or calibration a guard
+// rejects (latency canary off by 2 %, throughput canary 5 % above the
+// job's median, drift over 1 %) and takes the median of the rest.
+func medianClean(l Layout, ts []Timing) float64 {
+	vals, lat, tp, drift := repValues(l, ts)
+	tpMed := NewStats(tp).Median
+	var keep []float64
+	for i, v := range vals {
+		if math.Abs(lat[i]/LatCanaryExpected-1) > 0.02 || tp[i] > tpMed*1.05 || drift[i] > 0.01 {
+			continue
+		}
+		keep = append(keep, v)
+	}
+	if len(keep) == 0 {
+		keep = vals
+	}
+	return NewStats(keep).Median
+}
+
+func minDiff(l Layout, ts []Timing) float64 {
+	vals, _, _, _ := repValues(l, ts)
+	return slices.Min(vals)
+}
+
+func quantile25(l Layout, ts []Timing) float64 {
+	vals, _, _, _ := repValues(l, ts)
+	slices.Sort(vals)
+	return quantile(vals, 0.25)
+}
+
+func median(l Layout, ts []Timing) float64 {
+	vals, _, _, _ := repValues(l, ts)
+	return NewStats(vals).Median
+}
+
+// quantile returns the q-quantile of sorted values (linear interpolation).
+func quantile(sorted []float64, q float64) float64 {
+	pos := q * float64(len(sorted)-1)
+	lo := int(pos)
+	if lo+1 >= len(sorted) {
+		return sorted[lo]
+	}
+	f := pos - float64(lo)
+	return sorted[lo]*(1-f) + sorted[lo+1]*f
+}
+
+type candidate struct {
+	name string
+	est  func(Layout, []Timing) float64
+}
+
+var candidates = []candidate{
+	{"floors", func(l Layout, ts []Timing) float64 { return l.Estimate(ts).Value }},
+	{"median-clean", medianClean},
+	{"median", median},
+	{"q25", quantile25},
+	{"min-of-differences", minDiff},
+}
+
+type scenario struct {
+	name  string
+	noise Noise
+	code  SynthCode
+}
+
+var scenarios = []scenario{
+	{"quiet", Noise{}, SynthCode{Cycles: 4, Instructions: 16, Throughput: true}},
+	{"interrupts", Noise{InterruptEvery: 300, InterruptMean: 8}, SynthCode{Cycles: 4, Instructions: 16, Throughput: true}},
+	{"clock steps", Noise{ClockDwell: 1500, ClockSlow: 0.04}, SynthCode{Cycles: 4, Instructions: 16, Throughput: true}},
+	{"sibling, throughput", Noise{SiblingOn: 3000, SiblingOff: 1500, SiblingMin: 0.03, SiblingMax: 0.35}, SynthCode{Cycles: 4, Instructions: 16, Throughput: true}},
+	{"sibling, latency", Noise{SiblingOn: 3000, SiblingOff: 1500, SiblingMin: 0.03, SiblingMax: 0.35}, SynthCode{Cycles: 48, Instructions: 16}},
+	{"busy sibling, brief quiet", Noise{SiblingOn: 8000, SiblingOff: 400, SiblingMin: 0.05, SiblingMax: 0.35}, SynthCode{Cycles: 4, Instructions: 16, Throughput: true}},
+	{"all at once", Noise{InterruptEvery: 300, InterruptMean: 8, ClockDwell: 1500, ClockSlow: 0.04, SiblingOn: 3000, SiblingOff: 1500, SiblingMin: 0.03, SiblingMax: 0.35}, SynthCode{Cycles: 4, Instructions: 16, Throughput: true}},
+}
+
+// tpRef is the engine's reference for the throughput canary: the second
+// fastest of the jobs' canaries so far (measure.Engine.tpReference).
+type tpRef struct{ canaries []float64 }
+
+func (r *tpRef) note(e Estimate) {
+	if e.Reps >= 2 && e.TpCanary > 0 && e.TpUncertainty <= 0.005*e.TpCanary && math.Abs(e.LatCanary/LatCanaryExpected-1) <= 0.01 {
+		r.canaries = append(r.canaries, e.TpCanary)
+	}
+}
+
+func (r *tpRef) ref() float64 {
+	if len(r.canaries) < 2 {
+		return 0
+	}
+	s := slices.Clone(r.canaries)
+	slices.Sort(s)
+	return s[1]
+}
+
+// adaptive runs jobs of 11 repetitions until the estimate converges (0.5 %
+// or 0.002 cycles per instruction, the throughput canary within 3 % of the
+// run's reference) or five jobs have run, as the engine does, and returns
+// all the repetitions and whether it converged.
+func adaptive(s *Synthesizer, instrs int, ref *tpRef) ([]Timing, bool) {
+	var ts []Timing
+	l := s.Layout()
+	for range 5 {
+		job := s.Job(11)
+		ref.note(l.Estimate(job))
+		ts = append(ts, job...)
+		e := l.Estimate(ts)
+		if r := ref.ref(); e.Converged(0.005, 0.002*float64(instrs)) && (r == 0 || e.TpCanary <= r*1.03) {
+			return ts, true
+		}
+	}
+	return ts, false
+}
+
+type outcome struct {
+	within1, within2 int
+	errs             []float64
+	// Of the draws the adaptive run called converged: how many, and how
+	// many of those were more than 2 % off.
+	converged, convergedOff int
+}
+
+// compare runs every candidate on the same synthetic repetitions of a
+// scenario over seeds.
+func compare(sc scenario, seeds int) (map[string]*outcome, float64, int) {
+	out := map[string]*outcome{}
+	for _, c := range candidates {
+		out[c.name] = &outcome{}
+	}
+	reps, converged := 0, 0
+	ref := &tpRef{}
+	for seed := range seeds {
+		s := NewSynthesizer(sc.noise, sc.code, uint64(seed)+1)
+		ts, ok := adaptive(s, sc.code.Instructions, ref)
+		reps += len(ts)
+		if ok {
+			converged++
+		}
+		truth := sc.code.Cycles
+		for _, c := range candidates {
+			e := math.Abs(c.est(s.Layout(), ts)/truth - 1)
+			o := out[c.name]
+			o.errs = append(o.errs, e)
+			if e <= 0.01 {
+				o.within1++
+			}
+			if e <= 0.02 {
+				o.within2++
+			}
+			if ok {
+				o.converged++
+				if e > 0.02 {
+					o.convergedOff++
+				}
+			}
+		}
+	}
+	return out, float64(reps) / float64(seeds), converged
+}
+
+// TestEstimatorsSideBySide runs the candidate estimators on the same
+// synthetic noisy repetitions and prints how often each lands within 1 %
+// and 2 % of the truth (go test -run SideBySide -v). The floors estimator
+// must be at least as good as every other candidate. Where the noise
+// leaves quiet moments a third of the time or more, it must converge in at
+// least 95 % of the draws and be within 2 % in at least 98 % of those it
+// calls converged. Where the neighbour is busy all but 5 % of the time in
+// brief gaps, it is the estimator's limit: floors of the snippet and of
+// the canary come from different moments, and some converged estimates
+// are off (6 % of 149 of 200 draws): there the test asks only that it say
+// so more often than not (at least 10 % not converged).
+func TestEstimatorsSideBySide(t *testing.T) {
+	const seeds = 200
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-26s %-20s %8s %8s %9s\n", "scenario", "estimator", "<=1%", "<=2%", "p95 err")
+	for _, sc := range scenarios {
+		out, meanReps, conv := compare(sc, seeds)
+		for _, c := range candidates {
+			o := out[c.name]
+			slices.Sort(o.errs)
+			fmt.Fprintf(&b, "%-26s %-20s %7.1f%% %7.1f%% %8.2f%%\n", sc.name, c.name, 100*float64(o.within1)/seeds, 100*float64(o.within2)/seeds, 100*quantile(o.errs, 0.95))
+		}
+		fmt.Fprintf(&b, "%-26s floors used %.1f repetitions on average, converged in %d of %d (%d of those more than 2 %% off)\n", "", meanReps, conv, seeds, out["floors"].convergedOff)
+		f := out["floors"]
+		quiet := sc.noise.SiblingOn == 0 || sc.noise.SiblingOff*2 >= sc.noise.SiblingOn
+		switch {
+		case quiet && f.convergedOff*50 > f.converged:
+			t.Errorf("%s: %d of %d converged floors estimates more than 2 %% off, want at most 2 %%", sc.name, f.convergedOff, f.converged)
+		case quiet && conv < seeds*95/100:
+			t.Errorf("%s: floors converged in %d of %d draws, want at least 95 %%", sc.name, conv, seeds)
+		case !quiet && conv > seeds*90/100:
+			t.Errorf("%s: floors converged in %d of %d draws of a nearly always busy neighbour, want at most 90 %%", sc.name, conv, seeds)
+		}
+		for _, c := range candidates[1:] {
+			if out[c.name].within2 > f.within2 {
+				t.Errorf("%s: %s within 2 %% in %d draws, floors in %d", sc.name, c.name, out[c.name].within2, f.within2)
+			}
+		}
+	}
+	t.Log("\n" + b.String())
+}
+
+func steadyRep(cycles float64) Timing {
+	const k = 0.7 // ticks per cycle
+	return Timing{
+		Calib: [2][2]float64{{(128 + 12) * k, (256 + 12) * k}, {(128 + 12) * k, (256 + 12) * k}},
+		Lat:   [2]float64{(192 + 12) * k, (384 + 12) * k},
+		Tp:    [2]float64{(32 + 12) * k, (64 + 12) * k},
+		Snip:  [2]float64{(16*cycles + 12) * k, (32*cycles + 12) * k},
+	}
+}
+
+// The estimate takes each point's floor on its own: a repetition whose
+// shorter body alone was slowed (which makes its own difference read
+// fast) cannot pull the estimate below the truth, and one slowed longer
+// body cannot push it above.
+func TestEstimateFloorsEachPoint(t *testing.T) {
+	l := Layout{CalibSpan: 128, LatSpan: 64, TpSpan: 128, Span: 16, Differential: true}
+	var ts []Timing
+	for range 6 {
+		ts = append(ts, steadyRep(4))
+	}
+	ts[1].Snip[0] *= 1.3 // the short body interrupted: its difference reads 2.8
+	ts[3].Snip[1] *= 1.3
+	ts[4].ContextSwitches = 1
+	e := l.Estimate(ts)
+	if math.Abs(e.Value-4) > 1e-9 || e.Uncertainty > 1e-9 || math.Abs(e.LatCanary-3) > 1e-9 || math.Abs(e.TpCanary-0.25) > 1e-9 || math.Abs(e.CyclesPerTick-1/0.7) > 1e-9 {
+		t.Errorf("estimate %+v: want 4 cycles per copy, no uncertainty, canaries 3 and 0.25", e)
+	}
+	if e.Disturbed != 3 || e.Values.Min >= 4 || e.Values.Max <= 4 {
+		t.Errorf("%d disturbed, values %v: want 3 and a range around 4", e.Disturbed, e.Values)
+	}
+	if got := minDiff(l, ts); got >= 4*0.9 {
+		t.Errorf("the minimum of differences reads %.2f: the case this guards against is gone", got)
+	}
+}
+
+// One repetition says nothing about its floor: the uncertainty is
+// infinite and the estimate never converged. A floor reached once and
+// never again is uncertain by the distance to the next sample.
+func TestEstimateUncertainty(t *testing.T) {
+	l := Layout{CalibSpan: 128, LatSpan: 64, TpSpan: 128, Span: 16, Differential: true}
+	one := l.Estimate([]Timing{steadyRep(4)})
+	if !math.IsInf(one.Uncertainty, 1) || one.Converged(0.005, 0.01) {
+		t.Errorf("one repetition: %+v, want infinite uncertainty", one)
+	}
+	ts := []Timing{steadyRep(4), steadyRep(4.4), steadyRep(4.4), steadyRep(4.4)}
+	e := l.Estimate(ts)
+	if math.Abs(e.Value-4) > 1e-9 || math.Abs(e.Uncertainty-1.2) > 1e-6 || e.Converged(0.005, 0.01) {
+		t.Errorf("floor reached once: %+v, want 4 ± 1.2 (both lengths' next samples: 0.4 + 0.8), not converged", e)
+	}
+	// A clock conversion the latency canary contradicts adds to it.
+	ts = []Timing{steadyRep(4), steadyRep(4)}
+	for i := range ts {
+		ts[i].Lat[1] *= 1.02
+	}
+	if e := l.Estimate(ts); e.Uncertainty < 0.01*4 || e.Converged(0.005, 0.01) {
+		t.Errorf("latency canary off: %+v, want an uncertainty of at least 1 %%", e)
+	}
+}
+
+// Hardware counters: the points are cycles, the calibration only gives
+// cycles per tick.
+func TestEstimateHardwareCycles(t *testing.T) {
+	l := Layout{CalibSpan: 128, LatSpan: 64, TpSpan: 128, Span: 16, Differential: true, Hardware: true}
+	r := steadyRep(4)
+	r.Lat = [2]float64{192 + 12, 384 + 12}
+	r.Tp = [2]float64{32 + 12, 64 + 12}
+	r.Snip = [2]float64{16*5 + 12, 32*5 + 12}
+	e := l.Estimate([]Timing{r, r, r})
+	if math.Abs(e.Value-5) > 1e-9 || math.Abs(e.LatCanary-3) > 1e-9 || math.Abs(e.CyclesPerTick-1/0.7) > 1e-9 {
+		t.Errorf("hardware: %+v", e)
+	}
+}

@@ -1,0 +1,71 @@
+package perf
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Recording is one benchmark's raw repetitions as the engine saw them,
+// with the host and what the estimator made of them: enough to run any
+// estimator on them again, offline. portlab writes recordings of the
+// benchmarks a noisy host disturbed (`--record`), so that the noisy case
+// stays testable on a quiet host; testdata/noise holds some.
+type Recording struct {
+	Name         string   `json:"name"` // the form and kind, or the snippet file
+	Host         string   `json:"host"` // CPU signature
+	Microarch    string   `json:"microarch,omitempty"`
+	Date         string   `json:"date,omitempty"`
+	Note         string   `json:"note,omitempty"` // conditions (a spinner beside, ...)
+	Instructions int      `json:"instructions"`   // per snippet copy
+	Layout       Layout   `json:"layout"`
+	Timings      []Timing `json:"timings"`
+	// Estimate is what the estimator gave when the recording was made
+	// (cycles per instruction), and Known the value a quiet host measures,
+	// when it is known (0: unknown).
+	Estimate float64 `json:"estimate"`
+	Known    float64 `json:"known,omitempty"`
+}
+
+// WriteRecording appends r to w as one JSON line.
+func WriteRecording(w io.Writer, r *Recording) error {
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+// ReadRecordings reads a file of recordings, one JSON object a line.
+func ReadRecordings(path string) ([]*Recording, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []*Recording
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		r := &Recording{}
+		if err := json.Unmarshal(sc.Bytes(), r); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+		}
+		if len(r.Timings) == 0 || r.Instructions <= 0 || r.Layout.CalibSpan <= 0 || r.Layout.Span <= 0 {
+			return nil, fmt.Errorf("%s:%d: recording %q has no timings, instructions or layout", path, line, r.Name)
+		}
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return out, nil
+}
