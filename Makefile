@@ -36,14 +36,14 @@ test: deps
 # Short fuzzing runs of the parsers (no panics on any input). A count, not a
 # duration: with a duration Go 1.26's fuzz coordinator can fail a target with
 # "context deadline exceeded" at the deadline and no crasher (golang/go#75804,
-# fixed in Go 1.27); it happened twice here. About 3-6 s each on these machines.
+# fixed in Go 1.27; seen on the project's machines). About 3-6 s each there.
 FUZZTIME ?= 40000x
 fuzz:
 	$(GO) test -p 1 -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./isa
 	$(GO) test -p 1 -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./isa
 	$(GO) test -p 1 -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./modeldb
 
-# Speed and accuracy benchmarks (figures quoted in README.md). Measuring
+# Speed and accuracy benchmarks (figures quoted in docs/benchmarks.md). Measuring
 # benchmarks run one at a time (-p 1); keep the machine otherwise idle.
 bench: build
 	$(GO) test -p 1 -run '^$$' -bench . -benchtime 20x ./measure ./perf

@@ -261,8 +261,8 @@ func TestMixKeepsLoadsOffStoredBytes(t *testing.T) {
 }
 
 // TestMixPreparesEveryForm: the machine state a form needs is set up
-// wherever it stands in a mix (a random mix with div m8 third faulted on a
-// zero divisor when only the first form's needs were met).
+// wherever it stands in a mix (a random mix with div m8 third faults on a
+// zero divisor when only the first form's needs are met).
 func TestMixPreparesEveryForm(t *testing.T) {
 	b, err := MixN([]*isa.Form{form(t, "vpmaxsq zmm, zmm, m64bcst"), form(t, "div m8"), form(t, "vmaskmovps m256, ymm, ymm")}, []int{4, 1, 2})
 	if err != nil {
@@ -279,9 +279,9 @@ func TestMixPreparesEveryForm(t *testing.T) {
 // TestMixGivesChainsTheirClassPool: a form that reads its destination
 // (FMA, merge masking, cmov) shares rotating registers only with such
 // forms of its own register class, and a legacy form without vector
-// operands does not confine an EVEX form to xmm0-15. A masked FMA beside
-// cmov once got 6 ymm registers: at latency 4 no more than 1.5 FMAs a
-// cycle, so the mix measured the chains, not the ports.
+// operands does not confine an EVEX form to xmm0-15. Otherwise a masked
+// FMA beside cmov gets 6 ymm registers: at latency 4 no more than 1.5
+// FMAs a cycle, so the mix measures the chains, not the ports.
 func TestMixGivesChainsTheirClassPool(t *testing.T) {
 	for _, c := range []struct {
 		fma, other string

@@ -98,10 +98,10 @@ func MixNTimed(forms []*isa.Form, counts []int, times FormTimes) (*Bench, error)
 	// Streams are made in the order forms[1:], then forms[0] (which takes
 	// what the others leave). Forms whose destinations are inputs share
 	// the rotating registers of their class (evenly, or with times by
-	// need: chainNeeds); the others need only two each. An FMA beside
-	// `add r64, r64` once got half the vector pool (6 ymm registers: 1.5
-	// FMAs a cycle at latency 4, so the mix read a port conflict that was
-	// the chains').
+	// need: chainNeeds); the others need only two each. Given half the
+	// vector pool beside `add r64, r64` (6 ymm registers), an FMA runs 1.5
+	// a cycle at latency 4, and the mix reads as a port conflict what is
+	// its own chains.
 	var order []int
 	for i := 1; i <= len(forms); i++ {
 		order = append(order, i%len(forms))
@@ -235,9 +235,9 @@ func MixNTimed(forms []*isa.Form, counts []int, times FormTimes) (*Bench, error)
 // of the copy before, so a copy must take longer than the chain through
 // memory (rmwMargin times the form's measured memory latency), the round
 // taking at least its longest count * throughput. 0 without times (the
-// streams then cover rmwSlots slots a copy, which made copies of hundreds
-// of instructions when a read-modify-write form had a count of 1: such
-// copies ran from the legacy decoders and read up to 2.5 times apart in
+// streams then cover rmwSlots slots a copy, which makes copies of hundreds
+// of instructions when a read-modify-write form has a count of 1: such
+// copies run from the legacy decoders and read up to 2.5 times apart in
 // two sweeps).
 func rmwRepeats(forms []*isa.Form, counts []int, times FormTimes) int {
 	round, ok := leastTime(forms, counts, times)

@@ -41,7 +41,7 @@ type stream struct {
 }
 
 // slotOff is where the stream's memory slots start: 0 for the first form
-// of a mix, 8 for the second (as two-form mixes always had), then 32
+// of a mix, 8 for the second (the layout of two-form mixes), then 32
 // apart.
 func (st *stream) slotOff() int {
 	if st.pos >= 2 {

@@ -488,9 +488,9 @@ func TestBuildAddressShapes(t *testing.T) {
 // The generator puts a zero idiom before each adc (fresh flags): its
 // snippets are dispatch-bound at two instructions an adc. The resets are
 // counted as overhead slots, alone and in mixes, so the fit does not
-// invent ports to explain the dispatch limit (adc once came out on the
-// AGUs and an FP pipe this way), and predictions of measured mixes count
-// them too.
+// invent ports to explain the dispatch limit (uncounted, adc comes out on
+// the AGUs and an FP pipe), and predictions of measured mixes count them
+// too.
 func TestResetsTakeDispatchSlots(t *testing.T) {
 	tp := func(form string, lines []string, n int, per float64) *results.Benchmark {
 		return &results.Benchmark{Mode: "inverse_throughput", Key: results.Key{Instructions: lines},

@@ -51,12 +51,12 @@ func readMixTSV(t testing.TB, path string) []*MixMeasurement {
 	return out
 }
 
-// TestEmbeddedGraniteRapidsPredictsMeasuredMixes: the issue's validation
-// on real measurements, no host needed: the embedded Granite Rapids model
-// against 1,000 random mixes measured on that host and never fitted
-// (testdata/mixes, measured afresh in session 8). The issue asks for 90 %
-// within 10 %: the session-9 model has 906 (session 8's 895, session 7's
-// 891); a rebuilt model must not fall back.
+// TestEmbeddedGraniteRapidsPredictsMeasuredMixes: validation on real
+// measurements, no host needed: the embedded Granite Rapids model against
+// 1,000 random mixes measured on that host and never fitted
+// (testdata/mixes; the file's header says when and how). The target is
+// 90 % within 10 %: the embedded model has 906 (docs/benchmarks.md); a
+// rebuilt model must not fall below it.
 func TestEmbeddedGraniteRapidsPredictsMeasuredMixes(t *testing.T) {
 	m, err := Embedded("portlab-graniterapids.yml.gz")
 	if err != nil {

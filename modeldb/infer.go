@@ -317,9 +317,9 @@ func smaller(a, b *candidate, first bool) bool {
 // unit (a divider, unitPorts) sets the bound, and still would at tp, only
 // the unit's cycles scale: a divide is one uop on an issue port and a number of cycles on
 // the divider that its operands decide (LLVM 14's sapphirerapids has
-// vdivpd ymm at 5*FPDivider+1*p0; measured 8 cycles, scaling both made it
-// 1.6*p0, which its mixes with port-0 forms refuse, and the fit dropped
-// the divider for 1*p0+1*p05: two divides then ran in parallel).
+// vdivpd ymm at 5*FPDivider+1*p0; measured 8 cycles, scaling both would
+// make it 1.6*p0, which its mixes with port-0 forms refuse, and the fit
+// would drop the divider for 1*p0+1*p05: two divides in parallel).
 func (p *inferProblem) scaleTo(uses []maskUse, tp float64) []maskUse {
 	if len(uses) == 0 || tp <= 0 {
 		return nil

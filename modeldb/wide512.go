@@ -24,13 +24,14 @@ import "portlab/isa"
 
 // Is512BitOp reports whether form f is 512-bit vector work that fuses the
 // vector ports: any form with a zmm operand, loads and stores included.
-// Until session 9 pure zmm loads and stores (vmovups zmm, m512,
-// vbroadcastss zmm, m32, vmovups m512, zmm) counted as leaving port 1
-// open; a model of the Granite Rapids guest built with them counted as
-// 512-bit work fits its mixes better and predicts 90.5 % of 1,000 random
-// validation mixes within 10 % against 89.9 % (89.9 % / 89.4 % of the
-// 127,880 fitted mixes): 8 vpsubw ymm with 4 vpbroadcastw zmm, m16 take
-// 4 cycles, as on ports 0 and 5 alone.
+// Pure zmm loads and stores (vmovups zmm, m512, vbroadcastss zmm, m32,
+// vmovups m512, zmm) close port 1 too: on the Granite Rapids guest 8
+// vpshufb ymm with 8 vmovups zmm, m512 take 8 cycles (4.26 with ymm
+// loads), and 8 vpsubw ymm with 4 vpbroadcastw zmm, m16 take 4 cycles, as
+// on ports 0 and 5 alone. A model built with them counted as 512-bit work
+// predicts 90.5 % of 1,000 random validation mixes within 10 %, against
+// 89.9 % with them counted as leaving port 1 open (89.9 % / 89.4 % of the
+// 127,880 fitted mixes; docs/benchmarks.md).
 func Is512BitOp(f *isa.Form) bool {
 	for _, op := range f.Operands {
 		if op.Kind == isa.KindZMM {

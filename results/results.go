@@ -100,7 +100,7 @@ type Extra struct {
 	// HostInfo describes the machine (CPU type, node, microcode, kernel,
 	// clocksource); sweeps write it so fleet results can be grouped.
 	HostInfo *HostInfo `yaml:"host_info,omitempty"`
-	// Props are properties the generator found (zero-idiom, dep-breaking, move-eliminated).
+	// Props are properties the generator found (dependency-breaking, zero-idiom, ones-idiom, move-eliminated).
 	Props []string `yaml:"properties,omitempty"`
 	// Helper names an instruction used to close a latency chain and Subtracted
 	// its latency, already taken off Value.

@@ -19,7 +19,7 @@ import (
 // partial, and varies from run to run: FMA+ADD mixes take 1.07-1.3x the
 // disjoint time at 128 bits and 1.2-1.75x at 256, while FMA+MUL takes
 // 1.8-2.1x at both (measured 2026-11-24; no port model explains the ymm
-// case, see the README). On Zen 3 the test asserts the conflict with the
+// case). On Zen 3 the test asserts the conflict with the
 // multiply at both widths and that the add conflicts clearly less at xmm,
 // and logs the ymm ratio.
 func TestFMAConflictsWithMulNotAdd(t *testing.T) {

@@ -67,7 +67,7 @@ var hostDeviations = map[string]map[string]string{
 		"div r64 latency":                      "15 cycles here for small dividends (rdx cleared each time), 14 published",
 	},
 	// Measured on this project's Zen 4 KVM guests (AuthenticAMD-19-11-1,
-	// EPYC Genoa), 2026-11-25: 78 of 83 numbers agree with uops.info.
+	// EPYC Genoa), 2026-11-25: 85 of 89 numbers agree with uops.info.
 	"znver4": {
 		"lea r64, m throughput":                     "0.22 here for portlab's [base+disp8] lea (faster than four ALUs: simple LEAs are not limited to the ALUs); the published row is a base+index lea, 0.25",
 		"adc r64, r64 throughput":                   "0.333 here: adc plus the zero idiom that breaks its carry chain fill the 6-wide dispatch, so adc issues on at least three ALUs; 0.50 published",

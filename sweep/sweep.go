@@ -529,7 +529,7 @@ func measureBenches(eng *measure.Engine, o Options, benches []*gen.Bench, helper
 		}
 		groups[key] = append(groups[key], i)
 	}
-	// latency sorts before inverse_throughput: latency first, as before.
+	// latency sorts before inverse_throughput: latency first.
 	keys := slices.SortedFunc(maps.Keys(groups), func(a, b options) int {
 		return cmp.Or(cmp.Compare(b.mode, a.mode), cmp.Compare(a.passes, b.passes))
 	})

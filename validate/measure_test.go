@@ -18,7 +18,8 @@ func TestMain(m *testing.M) {
 }
 
 // Kernel measurement: compute-bound kernels measure their known bound, and
-// two runs agree within 2 %. (Streaming kernels vary more; see README.)
+// two runs agree within 2 %. (Streaming kernels vary more; see
+// docs/benchmarks.md.)
 func TestMeasureKernels(t *testing.T) {
 	if _, err := exec.LookPath("as"); err != nil {
 		t.Skip("GNU as not installed")

@@ -11,7 +11,7 @@ import (
 // end to end, as a user runs it: a fresh process each time, from start to
 // exit, with the host's embedded model. A first, untimed run fills the
 // cache (host CPU, model index) in a directory of the benchmark's own.
-// Issue 7 asks for under 20 ms; README.md quotes the figure.
+// Issue 7 asks for under 20 ms; docs/benchmarks.md quotes the figure.
 func BenchmarkAnalyzeSmallFile(b *testing.B) {
 	dir := b.TempDir()
 	bin := filepath.Join(dir, "portlab")
