@@ -36,10 +36,14 @@ type NoiseRow struct {
 	Name  string  `json:"name"`
 	Known float64 `json:"known,omitempty"`
 	// Values are the round estimates (cycles per instruction), Median
-	// their median, Spread (max-min)/median.
+	// their median, Spread the range of their middle 80 % (10th to 90th
+	// percentile) over the median; Outliers the converged rounds more
+	// than 1 % from the median (a converged estimate that is off).
 	Values    []float64 `json:"values"`
 	Median    float64   `json:"median"`
 	Spread    float64   `json:"spread"`
+	Outliers  int       `json:"outliers"`
+	converged []bool
 	Off       float64   `json:"off,omitempty"` // |median/known - 1| where known
 	Converged int       `json:"converged"`     // rounds whose estimate converged
 	Reps      float64   `json:"repetitions"`   // mean repetitions a round needed
@@ -102,6 +106,7 @@ func (e *Engine) NoiseCheck(d time.Duration, progress func(round int, elapsed ti
 				if m.Converged {
 					row.Converged++
 				}
+				row.converged = append(row.converged, m.Converged)
 				disturbed += float64(m.Estimate.Disturbed)
 				reps += float64(m.Estimate.Reps)
 				sibling = append(sibling, m.Estimate.Sibling)
@@ -121,8 +126,15 @@ func (e *Engine) NoiseCheck(d time.Duration, progress func(round int, elapsed ti
 	rep.SiblingMax = slices.Max(sibling)
 	for i := range rep.Rows {
 		r := &rep.Rows[i]
-		st := perf.NewStats(r.Values)
-		r.Median, r.Spread = st.Median, st.Spread()
+		sorted := slices.Sorted(slices.Values(r.Values))
+		r.Median = perf.NewStats(sorted).Median
+		n := len(sorted)
+		r.Spread = (sorted[(n-1)*9/10] - sorted[(n-1)/10]) / r.Median
+		for k, v := range r.Values {
+			if r.converged[k] && math.Abs(v/r.Median-1) > 0.01 {
+				r.Outliers++
+			}
+		}
 		r.Reps /= float64(len(r.Values))
 		if r.Known > 0 {
 			r.Off = math.Abs(r.Median/r.Known - 1)
@@ -133,8 +145,9 @@ func (e *Engine) NoiseCheck(d time.Duration, progress func(round int, elapsed ti
 }
 
 // verdict decides whether measuring now is sound: the known values within
-// 1 %, every benchmark repeating itself within 1 % over the rounds and
-// converging in nine rounds of ten.
+// 1 %, the middle 80 % of every benchmark's rounds within 1 %, at most one
+// converged round in twenty more than 1 % off, and nine rounds of ten
+// converged.
 func verdict(r *NoiseReport) (bool, string) {
 	var bad []string
 	slow := false
@@ -144,6 +157,8 @@ func verdict(r *NoiseReport) (bool, string) {
 			bad = append(bad, fmt.Sprintf("%s reads %.3f for %.0f", row.Name, row.Median, row.Known))
 		case row.Spread > 0.01:
 			bad = append(bad, fmt.Sprintf("%s varies by %.1f%% between rounds", row.Name, 100*row.Spread))
+		case row.Outliers*20 > len(row.Values):
+			bad = append(bad, fmt.Sprintf("%s: %d of %d converged rounds more than 1%% off", row.Name, row.Outliers, len(row.Values)))
 		case row.Converged*10 < 9*len(row.Values):
 			bad = append(bad, fmt.Sprintf("%s converged in %d of %d rounds", row.Name, row.Converged, len(row.Values)))
 		}

@@ -15,6 +15,9 @@ type Recorder struct {
 	W                     io.Writer
 	All                   bool
 	Host, Microarch, Note string
+	// Known are the quiet values of benchmarks, by snippet name (cycles
+	// per instruction), written into their recordings.
+	Known map[string]float64
 
 	mu      sync.Mutex
 	Written int
@@ -35,7 +38,7 @@ func (r *Recorder) record(m *Measurement) {
 	}
 	rec := &perf.Recording{Name: m.Snippet.Name, Host: r.Host, Microarch: r.Microarch, Note: r.Note,
 		Date: time.Now().UTC().Format(time.RFC3339), Instructions: m.Instructions, Layout: m.Layout,
-		Timings: m.Timings, Estimate: m.PerInstr.Median}
+		Timings: m.Timings, Estimate: m.PerInstr.Median, Known: r.Known[m.Snippet.Name]}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.Err != nil {

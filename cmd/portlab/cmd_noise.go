@@ -31,6 +31,7 @@ func runNoise(args []string, stdout, stderr io.Writer) error {
 	dur := fs.Duration("duration", 3*time.Second, "how long to measure (at least two rounds)")
 	spinner := fs.Bool("spinner", false, "measure again with a busy loop on another CPU: shows whether that CPU shares a core with the measuring one (SMT sibling)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
+	record := fs.String("record", "", "write the raw repetitions of every benchmark of the check, with its known value, to this file (one JSON line each; see docs/method.md)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -43,6 +44,22 @@ func runNoise(args []string, stdout, stderr io.Writer) error {
 	}
 	defer eng.Close()
 	rep := noiseReport{Host: info.Signature(), Microarch: info.Microarch, CPU: eng.Runner.CPU}
+	note := "portlab noise"
+	if *spinner {
+		note += " --spinner"
+	}
+	finishRecording, err := startRecording(eng, info, *record, true, note, stderr)
+	if err != nil {
+		return err
+	}
+	if eng.Recorder != nil {
+		eng.Recorder.Known = map[string]float64{}
+		for _, c := range measure.Canonicals {
+			if c.Known > 0 {
+				eng.Recorder.Known[c.Name] = c.Known
+			}
+		}
+	}
 	check := func(label string) (*measure.NoiseReport, error) {
 		// Progress in milliseconds of the duration asked for.
 		prog := newProgress(stderr, label, int(dur.Milliseconds()))
@@ -53,6 +70,7 @@ func runNoise(args []string, stdout, stderr io.Writer) error {
 		return r, err
 	}
 	if rep.Quiet, err = check("noise"); err != nil {
+		finishRecording(err)
 		return err
 	}
 	if *spinner {
@@ -68,10 +86,14 @@ func runNoise(args []string, stdout, stderr io.Writer) error {
 		rep.Spinner, err = check("noise beside a spinner")
 		s.Stop()
 		if err != nil {
+			finishRecording(err)
 			return err
 		}
 		sib := spinnerSlows(rep.Quiet, rep.Spinner)
 		rep.Sibling = &sib
+	}
+	if err := finishRecording(nil); err != nil {
+		return err
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -104,15 +126,16 @@ func spinnerSlows(quiet, spun *measure.NoiseReport) bool {
 }
 
 func writeNoise(w io.Writer, r *measure.NoiseReport) {
-	fmt.Fprintf(w, "%-26s %8s %9s %8s %9s %11s\n", "benchmark", "known", "measured", "spread", "converged", "repetitions")
+	fmt.Fprintf(w, "%-26s %8s %9s %8s %9s %8s %11s\n", "benchmark", "known", "measured", "spread", "converged", "off >1%", "repetitions")
 	for _, row := range r.Rows {
 		known := "-"
 		if row.Known > 0 {
 			known = fmt.Sprintf("%.3f", row.Known)
 		}
-		fmt.Fprintf(w, "%-26s %8s %9.4f %7.2f%% %5d/%-3d %11.0f\n", row.Name, known, row.Median, 100*row.Spread, row.Converged, len(row.Values), row.Reps)
+		fmt.Fprintf(w, "%-26s %8s %9.4f %7.2f%% %5d/%-3d %8d %11.0f\n", row.Name, known, row.Median, 100*row.Spread, row.Converged, len(row.Values), row.Outliers, row.Reps)
 	}
 	fmt.Fprintf(w, "\n%d rounds in %v; %.0f%% of repetitions disturbed; throughput canary slowed %.1f%% in the typical benchmark, %.1f%% at most; core clock moved %.1f%%\n",
 		r.Rounds, r.Duration.Round(100*time.Millisecond), 100*r.Disturbed, 100*r.Sibling, 100*r.SiblingMax, 100*r.Clock)
+	fmt.Fprintln(w, "spread: the middle 80 % of the rounds; off >1%: converged rounds more than 1 % from the median")
 	fmt.Fprintln(w, r.Verdict)
 }
