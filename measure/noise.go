@@ -44,9 +44,9 @@ type NoiseRow struct {
 	Spread    float64   `json:"spread"`
 	Outliers  int       `json:"outliers"`
 	converged []bool
-	Off       float64   `json:"off,omitempty"` // |median/known - 1| where known
-	Converged int       `json:"converged"`     // rounds whose estimate converged
-	Reps      float64   `json:"repetitions"`   // mean repetitions a round needed
+	Off       float64 `json:"off,omitempty"` // |median/known - 1| where known
+	Converged int     `json:"converged"`     // rounds whose estimate converged
+	Reps      float64 `json:"repetitions"`   // mean repetitions a round needed
 }
 
 // NoiseReport is what a noise check saw.
