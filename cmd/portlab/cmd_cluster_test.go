@@ -52,6 +52,10 @@ func TestClusterCommandWritesEverything(t *testing.T) {
 	if !strings.Contains(string(page), "<svg") || !strings.Contains(string(page), "cluster-latency.yaml") {
 		t.Errorf("HTML report incomplete")
 	}
+	// The figures say which command draws them.
+	if !strings.Contains(string(page), "$ portlab cluster --benchmarks-file ../../testdata/exegesis/cluster-latency.yaml") {
+		t.Errorf("HTML report does not record the command")
+	}
 	m, err := modeldb.Load(corr)
 	if err != nil {
 		t.Fatal(err)
