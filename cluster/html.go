@@ -64,7 +64,12 @@ func WriteHTML(w io.Writer, r *Report, c *Clustering) error {
 		"barw": func(rel float64) template.CSS {
 			return template.CSS(fmt.Sprintf("width:%.0f%%", math.Min(100, rel*100)))
 		},
-		"mb": func(n int) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) },
+		"size": func(n int) string {
+			if n < 1e6 {
+				return fmt.Sprintf("%.0f kB", math.Ceil(float64(n)/1e3))
+			}
+			return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+		},
 	}).Parse(reportTmpl)
 	if err != nil {
 		return fmt.Errorf("report template: %v", err)

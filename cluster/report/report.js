@@ -136,9 +136,9 @@
         '<button type="button" data-go="next" aria-label="next page">›</button>' +
         '<button type="button" data-go="last" aria-label="last page">»</button>' : '') +
         '<span class="shown" data-count>' + what + '</span>' +
-        '<label>rows per page <select data-size>' + [25, 50, 200, 1000].map(function (n) {
+        '<label>· show <select data-size>' + [25, 50, 200, 1000].map(function (n) {
           return '<option' + (n === t.size ? ' selected' : '') + '>' + n + '</option>';
-        }).join('') + '</select></label>';
+        }).join('') + '</select> a page</label>';
       each(pager.querySelectorAll('button'), function (b) {
         var go = b.getAttribute('data-go');
         b.disabled = (go === 'first' || go === 'prev') ? t.page === 0 : t.page === pages - 1;
@@ -407,7 +407,7 @@
         cols: [
           { h: 'Form', key: function (x) { return x.f.form; }, td: function (x) { return td('<a href="#' + x.anchor + '">' + esc(x.f.form) + '</a>', 'form'); } },
           { h: 'Measurement', key: function (x) { return shortMeasure(x.m.key) + ' ' + (x.m.config || ''); }, td: function (x) {
-            return td(esc(shortMeasure(x.m.key)) + (x.m.config ? ' <span class="muted small">' + esc(x.m.config) + '</span>' : ''), 'nw');
+            return td(esc(shortMeasure(x.m.key)) + (x.m.config ? '<div class="muted small">' + esc(x.m.config) + '</div>' : ''), 'nw');
           } },
           { h: 'Measured', n: true, key: function (x) { return x.m.measured; }, td: function (x) {
             return tdn(0, esc(num(x.m.measured)) + (x.m.noise_only ? ' ⁿ' : ''), ' data-v="' + x.m.measured + '"' + (x.m.noise_only ? ' title="measured by noise points only"' : ''));
