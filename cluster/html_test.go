@@ -104,6 +104,7 @@ func TestHTMLWholeHost(t *testing.T) {
 		t.Fatalf("the synthetic sweep is not whole-host size: %+v", r.Summary)
 	}
 	_, page := writePage(t, r, c)
+	t.Logf("%d forms checked, %d off the model: a page of %d bytes", r.Summary.FormsChecked, r.Summary.InconsistentForms, len(page))
 	const maxPage = 4 << 20
 	if len(page) > maxPage {
 		t.Errorf("the page is %d bytes, more than %d", len(page), maxPage)

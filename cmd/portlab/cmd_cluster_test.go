@@ -163,3 +163,11 @@ func TestClusterErrorsNameTheInput(t *testing.T) {
 		}
 	}
 }
+
+func TestCommandLineQuotesForTheShell(t *testing.T) {
+	got := commandLine("cluster", []string{"--benchmarks-file", "my sweep.yaml", "--mcpu=sapphirerapids", "it's", "", "a/b-c_d.yaml"})
+	want := `portlab cluster --benchmarks-file 'my sweep.yaml' --mcpu=sapphirerapids 'it'\''s' '' a/b-c_d.yaml`
+	if got != want {
+		t.Errorf("commandLine:\n got %s\nwant %s", got, want)
+	}
+}
