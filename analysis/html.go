@@ -5,16 +5,21 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"portlab/modeldb"
 )
 
 // WriteHTML writes a self-contained HTML report (no scripts, styles or
 // images from the network): per region the summary, the static analysis,
 // the instructions with their port pressure, the port pressure drawn as
 // bars (simulated and optimal) and the timeline drawn as an SVG Gantt
-// chart.
-func WriteHTML(w io.Writer, reports []*Report, inputs []string) error {
+// chart. command is the command line that reproduces the report; the
+// header and every figure give it with the model and the date.
+func WriteHTML(w io.Writer, reports []*Report, inputs []string, command string) error {
 	type region struct {
 		Title    string
 		Rows     [][2]string
@@ -27,15 +32,23 @@ func WriteHTML(w io.Writer, reports []*Report, inputs []string) error {
 	data := struct {
 		Title     string
 		Model     string
+		Origin    string
 		Generated string
+		Command   string
 		Regions   []region
 	}{
 		Title:     "portlab analyze: " + strings.Join(inputs, ", "),
-		Generated: time.Now().Format("2006-01-02 15:04:05"),
+		Generated: time.Now().Format("2006-01-02 15:04:05 MST"),
+		Command:   command,
 	}
 	for i, r := range reports {
 		k := r.Kernel
-		data.Model = k.Model.Label()
+		data.Model, data.Origin = modelLabel(k.Model)
+		cap := figureCaption{about: "model " + data.Model, command: command}
+		if data.Origin != "" {
+			cap.about += " · " + data.Origin
+		}
+		cap.about += " · generated " + data.Generated
 		reg := region{Title: fmt.Sprintf("[%d] %s", i, k.Region.Label())}
 		if k.Region.Pos.IsValid() {
 			reg.Title += " (" + k.Region.Pos.String() + ")"
@@ -60,11 +73,39 @@ func WriteHTML(w io.Writer, reports []*Report, inputs []string) error {
 			reg.Chains = append(reg.Chains, fmt.Sprintf("%s cycles/iteration: %s", fmt2(c.Latency/float64(c.Iterations)), c.Describe(k)))
 		}
 		reg.Table = htmlTable(r)
-		reg.Pressure = pressureSVG(r)
-		reg.Timeline = timelineSVG(r)
+		reg.Pressure = pressureSVG(r, cap)
+		reg.Timeline = timelineSVG(r, cap)
 		data.Regions = append(data.Regions, reg)
 	}
 	return htmlTmpl.Execute(w, data)
+}
+
+// modelLabel names a model for the report, with its microarchitecture,
+// and says where its numbers come from: the host and date it was measured
+// on, or what it was imported from.
+func modelLabel(m *modeldb.Model) (label, origin string) {
+	label = strings.Trim(m.Label(), `"`)
+	var arch []string
+	for _, a := range []string{m.MicroArchitecture, m.LLVMCPU} {
+		if a != "" && !strings.Contains(label, a) && !slices.Contains(arch, a) {
+			arch = append(arch, a)
+		}
+	}
+	if len(arch) > 0 {
+		label += " (" + strings.Join(arch, ", ") + ")"
+	}
+	if p := m.Provenance; p != nil {
+		switch {
+		case p.Host != "":
+			origin = "measured on " + p.Host
+			if p.Date != "" {
+				origin += " " + p.Date
+			}
+		case p.From != "":
+			origin = p.Source + " from " + p.From
+		}
+	}
+	return label, origin
 }
 
 var htmlTmpl = template.Must(template.New("report").Parse(`<!DOCTYPE html>
@@ -76,11 +117,14 @@ table{border-collapse:collapse;font-size:13px} td,th{padding:2px 6px;border:1px 
 td.l,th.l{text-align:left} td.asm{font-family:ui-monospace,monospace;text-align:left;white-space:pre}
 table.kv td{border:none;text-align:left} table.kv td:first-child{color:#555;padding-right:1em}
 .note{color:#8a5a00} .mark{font-weight:bold;color:#b00}
-svg{font-family:ui-monospace,monospace;font-size:11px} .legend span{display:inline-block;margin-right:1em}
+svg{font-family:ui-monospace,monospace;font-size:11px;max-width:100%;height:auto} .legend span{display:inline-block;margin-right:1em}
+svg .cap{font-size:9.5px;fill:#666} svg .alabel{font-family:system-ui,sans-serif;font-size:11.5px;fill:#555}
+p.cmd code{background:#f3f3f3;padding:2px 6px;border-radius:4px;font-size:12.5px;overflow-wrap:anywhere}
 .sw{display:inline-block;width:12px;height:12px;vertical-align:middle;margin-right:4px}
 </style></head><body>
 <h1>{{.Title}}</h1>
-<p>Model: {{.Model}} &middot; generated {{.Generated}} by portlab analyze</p>
+<p>Model: {{.Model}}{{with .Origin}} &middot; {{.}}{{end}} &middot; generated {{.Generated}} by portlab analyze (a static analysis and simulation: nothing measured)</p>
+{{with .Command}}<p class="cmd"><code>$ {{.}}</code></p>{{end}}
 {{range .Regions}}
 <h2>{{.Title}}</h2>
 <table class="kv">{{range .Rows}}<tr><td>{{index . 0}}</td><td>{{index . 1}}</td></tr>{{end}}</table>
@@ -174,35 +218,53 @@ func findView[T View](r *Report) T {
 }
 
 // pressureSVG draws per port the optimal static load and, when simulated,
-// the simulated load per iteration, with the bound as a line.
-func pressureSVG(r *Report) template.HTML {
+// the simulated load per iteration, with the bound (and the simulated
+// cycles) as lines labelled in the right margin, and the caption under
+// it.
+func pressureSVG(r *Report, cap figureCaption) template.HTML {
 	k, s := r.Kernel, r.Static
 	pv := findView[*pressureView](r)
 	np := len(k.Ports)
 	if np == 0 {
 		return ""
 	}
-	const barW, gap, h, left, top = 14, 14, 180, 40, 20
+	const barW, gap, h, left, top, right = 14, 14, 180, 54, 20, 120
+	slot := 2*barW + gap
 	maxV := math.Max(s.Bound, 1e-9)
+	if r.Simulated {
+		maxV = math.Max(maxV, r.CyclesPerIteration())
+	}
+	maxLabel := 0.0
 	for p := 0; p < np; p++ {
 		maxV = math.Max(maxV, s.Total[p])
 		if pv != nil {
 			maxV = math.Max(maxV, pv.perIteration(pv.n, p))
 		}
+		maxLabel = math.Max(maxLabel, monoWidth(k.Ports[p], 11))
 	}
-	maxV *= 1.1
-	width := max(left+np*(2*barW+gap)+20, 560)
+	step := niceStep(maxV * 1.05 / 4)
+	maxV = math.Ceil(maxV*1.05/step) * step
+	// Port names wider than their slot are written slanted.
+	slant := maxLabel > float64(slot-4)
+	labelH := 16.0
+	if slant {
+		labelH = maxLabel*math.Sin(math.Pi/4) + 14
+	}
+	plotW := max(np*slot+20, 420)
+	width := left + plotW + right
+	capLines := cap.lines(float64(width - 8))
+	height := top + h + int(labelH) + 22 + len(capLines)*captionLineH
 	y := func(v float64) float64 { return top + h - h*v/maxV }
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="port pressure">`, width, h+top+40)
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="port pressure">`, width, height, width, height)
 	// Axis and grid.
-	for i := 0; i <= 4; i++ {
-		v := maxV * float64(i) / 4
+	for v := 0.0; v <= maxV+step/1e6; v += step {
 		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#eee"/><text x="%d" y="%.1f" text-anchor="end">%s</text>`,
-			left, width-10, y(v), y(v), left-4, y(v)+4, fmt2(v))
+			left, left+plotW, y(v), y(v), left-4, y(v)+4, trimNum(v))
 	}
+	fmt.Fprintf(&b, `<text class="alabel" transform="translate(14 %d) rotate(-90)" text-anchor="middle">cycles per iteration</text>`, top+h/2)
 	for p := 0; p < np; p++ {
-		x := left + p*(2*barW+gap) + gap/2
+		x := left + p*slot + gap/2
 		st := s.Total[p]
 		fmt.Fprintf(&b, `<rect x="%d" y="%.1f" width="%d" height="%.1f" fill="#8fb3e8"><title>%s optimal: %s cycles/iteration</title></rect>`,
 			x, y(st), barW, top+h-y(st), esc(k.Ports[p]), fmt2(st))
@@ -211,22 +273,125 @@ func pressureSVG(r *Report) template.HTML {
 			fmt.Fprintf(&b, `<rect x="%d" y="%.1f" width="%d" height="%.1f" fill="#3b7dd8"><title>%s simulated: %s cycles/iteration</title></rect>`,
 				x+barW, y(sv), barW, top+h-y(sv), esc(k.Ports[p]), fmt2(sv))
 		}
-		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%s</text>`, x+barW, top+h+14, esc(k.Ports[p]))
+		if slant {
+			fmt.Fprintf(&b, `<text transform="translate(%d %d) rotate(-45)" text-anchor="end">%s</text>`, x+barW+4, top+h+10, esc(k.Ports[p]))
+		} else {
+			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%s</text>`, x+barW, top+h+14, esc(k.Ports[p]))
+		}
 	}
-	fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#c00" stroke-dasharray="4 3"/><text x="%d" y="%.1f" fill="#c00">bound %s</text>`,
-		left, width-10, y(s.Bound), y(s.Bound), left+4, y(s.Bound)-3, fmt2(s.Bound))
+	// The lines' labels sit in the right margin, moved apart when the
+	// values are close.
+	by, sy := y(s.Bound), 0.0
+	fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#c00" stroke-dasharray="4 3"/>`, left, left+plotW, by, by)
 	if r.Simulated {
-		c := r.CyclesPerIteration()
-		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#080" stroke-dasharray="2 2"/><text x="%d" y="%.1f" fill="#080" text-anchor="end">simulated %s</text>`,
-			left, width-10, y(c), y(c), width-12, y(c)-3, fmt2(c))
+		sy = y(r.CyclesPerIteration())
+		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#080" stroke-dasharray="2 2"/>`, left, left+plotW, sy, sy)
 	}
-	fmt.Fprintf(&b, `<text x="%d" y="%d">light: optimal balancing (static) &#183; dark: simulated &#183; cycles per iteration</text>`, left, top+h+32)
+	bl, sl := by+4, sy+4
+	if r.Simulated && math.Abs(bl-sl) < 12 {
+		mid := (bl + sl) / 2
+		if sy <= by {
+			sl, bl = mid-6, mid+6
+		} else {
+			sl, bl = mid+6, mid-6
+		}
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%.1f" fill="#c00">bound %s</text>`, left+plotW+6, bl, fmt2(s.Bound))
+	if r.Simulated {
+		fmt.Fprintf(&b, `<text x="%d" y="%.1f" fill="#080">simulated %s</text>`, left+plotW+6, sl, fmt2(r.CyclesPerIteration()))
+	}
+	ly := top + h + int(labelH) + 10
+	fmt.Fprintf(&b, `<text x="%d" y="%d">light: optimal balancing (static) &#183; dark: simulated &#183; cycles per iteration</text>`, left, ly)
+	b.WriteString(captionSVG(capLines, 4, float64(ly+captionLineH+2)))
 	b.WriteString("</svg>")
 	return template.HTML(b.String())
 }
 
+// trimNum prints an axis value with no trailing zeros.
+func trimNum(v float64) string {
+	t := strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", v), "0"), ".")
+	if t == "-0" {
+		return "0"
+	}
+	return t
+}
+
+// niceStep rounds raw up to 1, 2, 2.5 or 5 times a power of ten.
+func niceStep(raw float64) float64 {
+	if raw <= 0 {
+		return 1
+	}
+	e := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*e >= raw-1e-12 {
+			return m * e
+		}
+	}
+	return 10 * e
+}
+
+// monoWidth estimates the width in pixels of s set in a monospace font of
+// size px (an advance of 0.6 em; 0.62 leaves room).
+func monoWidth(s string, px float64) float64 {
+	return float64(utf8.RuneCountInString(s)) * px * 0.62
+}
+
+// figureCaption is what a figure says of its origin: the model and the
+// date, and the command that reproduces it.
+type figureCaption struct {
+	about, command string
+}
+
+const (
+	captionPx    = 9.5 // the caption's font size (class cap, monospace)
+	captionLineH = 12
+)
+
+// lines breaks the caption into lines that fit width pixels.
+func (c figureCaption) lines(width float64) []string {
+	n := int(width / (captionPx * 0.62))
+	out := wrapWords(c.about, n)
+	if c.command != "" {
+		out = append(out, wrapWords("$ "+c.command, n)...)
+	}
+	return out
+}
+
+// wrapWords breaks s at spaces into lines of at most n runes (a longer
+// word gets a line of its own, cut with an ellipsis).
+func wrapWords(s string, n int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if r := []rune(w); len(r) > n {
+			w = string(r[:n-1]) + "…"
+		}
+		switch {
+		case line == "":
+			line = w
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= n:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+func captionSVG(lines []string, x, y float64) string {
+	var b strings.Builder
+	for i, l := range lines {
+		fmt.Fprintf(&b, `<text class="cap" x="%.0f" y="%.0f">%s</text>`, x, y+float64(i*captionLineH), esc(l))
+	}
+	return b.String()
+}
+
 // timelineSVG draws the timeline view's instructions as bars over cycles.
-func timelineSVG(r *Report) template.HTML {
+func timelineSVG(r *Report, cap figureCaption) template.HTML {
 	tv := findView[*timelineView](r)
 	if tv == nil || len(tv.entries) == 0 {
 		return ""
@@ -243,30 +408,46 @@ func timelineSVG(r *Report) template.HTML {
 	if n == 0 {
 		return ""
 	}
-	const rowH, left, top = 14, 330, 24
+	// The left margin fits the longest instruction label (up to 64
+	// characters; longer ones are cut with an ellipsis).
+	const rowH, top, maxText = 14, 40, 64
+	labels := make([]string, n)
+	leftW := 0.0
+	for i := 0; i < n; i++ {
+		it, si := i/tv.n, i%tv.n
+		txt := strings.ReplaceAll(r.instText(si), "\t", " ")
+		if rs := []rune(txt); len(rs) > maxText {
+			txt = string(rs[:maxText-1]) + "…"
+		}
+		labels[i] = fmt.Sprintf("[%d,%d] %s", it, si, txt)
+		leftW = math.Max(leftW, monoWidth(labels[i], 11))
+	}
+	left := float64(int(leftW) + 12)
 	cw := math.Max(4, math.Min(16, 900/float64(last+1)))
-	width := left + int(cw*float64(last+2)) + 10
-	height := top + n*rowH + 10
+	plotW := int(cw * float64(last+2))
+	width := int(left) + plotW + 24
+	capLines := cap.lines(float64(max(width, 480) - 8))
+	width = max(width, 480)
+	bottom := top + n*rowH + 6
+	height := bottom + 8 + len(capLines)*captionLineH
 	x := func(c int) float64 { return left + cw*float64(c) }
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="timeline">`, width, height)
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="timeline">`, width, height, width, height)
+	fmt.Fprintf(&b, `<text class="alabel" x="%.1f" y="12">cycle</text>`, left)
 	for c := 0; c <= last+1; c++ {
 		if c%5 == 0 {
-			fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#eee"/><text x="%.1f" y="%d">%d</text>`, x(c), x(c), top-4, height, x(c)+1, top-8, c)
+			fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#eee"/><text x="%.1f" y="%d">%d</text>`, x(c), x(c), top-4, bottom, x(c)+1, top-8, c)
 		}
 	}
+	b.WriteString(captionSVG(capLines, 4, float64(bottom+8+8)))
 	for i := 0; i < n; i++ {
 		t := tv.entries[i]
 		it, si := i/tv.n, i%tv.n
 		yy := top + i*rowH
 		if si == 0 && it > 0 {
-			fmt.Fprintf(&b, `<line x1="0" x2="%d" y1="%d" y2="%d" stroke="#ccc"/>`, width, yy, yy)
+			fmt.Fprintf(&b, `<line x1="0" x2="%d" y1="%d" y2="%d" stroke="#ccc"/>`, width-20, yy, yy)
 		}
-		txt := strings.ReplaceAll(r.instText(si), "\t", " ")
-		if len(txt) > 44 {
-			txt = txt[:43] + "…"
-		}
-		fmt.Fprintf(&b, `<text x="2" y="%d">[%d,%d] %s</text>`, yy+rowH-3, it, si, esc(txt))
+		fmt.Fprintf(&b, `<text x="2" y="%d">%s</text>`, yy+rowH-3, esc(labels[i]))
 		seg := func(from, to int, color, what string) {
 			if to <= from {
 				return

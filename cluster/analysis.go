@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"portlab/modeldb"
+	"portlab/results"
 )
 
 // AnalysisOptions configures Analyze.
@@ -26,6 +27,9 @@ type AnalysisOptions struct {
 	// ModelName overrides the model's name in the header ("llvm-mca
 	// -mcpu=znver3").
 	ModelName string
+	// Command is the command line that reproduces the report, recorded in
+	// the header and under every figure.
+	Command string
 }
 
 // Report is everything Analyze found; the JSON output is this structure.
@@ -50,8 +54,12 @@ type Report struct {
 
 // Meta is the report's header.
 type Meta struct {
-	Generated string   `json:"generated"`
-	Host      string   `json:"host,omitempty"`
+	Generated string `json:"generated"`
+	Host      string `json:"host,omitempty"`
+	// HostCPU is the measured machines' CPU brand and microarchitecture
+	// ("Intel(R) Xeon(R) Platinum 8480+ (sapphirerapids)"), from the
+	// host_info portlab writes on every result of a sweep.
+	HostCPU   string   `json:"host_cpu,omitempty"`
 	CPU       string   `json:"cpu,omitempty"`
 	Triple    string   `json:"triple,omitempty"`
 	Model     string   `json:"model,omitempty"`
@@ -65,6 +73,7 @@ type Meta struct {
 	IncEps    float64  `json:"inconsistency_epsilon"`
 	Unstable  bool     `json:"display_unstable_clusters"`
 	Filter    string   `json:"filter,omitempty"`
+	Command   string   `json:"command,omitempty"`
 }
 
 // Summary counts what the report covers.
@@ -227,8 +236,8 @@ func Analyze(c *Clustering, m *modeldb.Model, opts AnalysisOptions) *Report {
 func meta(c *Clustering, m *modeldb.Model, opts AnalysisOptions) Meta {
 	mt := Meta{Generated: opts.Generated.UTC().Format(time.RFC3339), Files: opts.Files,
 		Algorithm: string(c.Options.Algorithm), Epsilon: c.Options.Epsilon, MinPoints: c.Options.MinPoints,
-		IncEps: opts.Epsilon, Unstable: opts.DisplayUnstable, Filter: opts.Filter}
-	hosts, cpus, triples, clocks := newSet(), newSet(), newSet(), newSet()
+		IncEps: opts.Epsilon, Unstable: opts.DisplayUnstable, Filter: opts.Filter, Command: opts.Command}
+	hosts, machines, cpus, triples, clocks := newSet(), newSet(), newSet(), newSet(), newSet()
 	var first, last string
 	for _, p := range c.Points {
 		b := p.Bench
@@ -240,6 +249,9 @@ func meta(c *Clustering, m *modeldb.Model, opts AnalysisOptions) Meta {
 		if x := b.Portlab; x != nil {
 			hosts.add(x.Host)
 			clocks.add(x.Clock)
+			if h := x.HostInfo; h != nil {
+				machines.add(hostCPU(h))
+			}
 			if x.Date != "" {
 				if first == "" || x.Date < first {
 					first = x.Date
@@ -250,7 +262,7 @@ func meta(c *Clustering, m *modeldb.Model, opts AnalysisOptions) Meta {
 			}
 		}
 	}
-	mt.Host, mt.CPU, mt.Triple, mt.Clock = hosts.join(), cpus.join(), triples.join(), clocks.join()
+	mt.Host, mt.HostCPU, mt.CPU, mt.Triple, mt.Clock = hosts.join(), machines.join(), cpus.join(), triples.join(), clocks.join()
 	if first != "" {
 		mt.Measured = first
 		if last != first {
@@ -268,6 +280,18 @@ func meta(c *Clustering, m *modeldb.Model, opts AnalysisOptions) Meta {
 		mt.Model = opts.ModelName
 	}
 	return mt
+}
+
+// hostCPU names a machine's CPU for people: its brand string and the
+// microarchitecture portlab decided on.
+func hostCPU(h *results.HostInfo) string {
+	switch {
+	case h.Brand != "" && h.Microarch != "":
+		return h.Brand + " (" + h.Microarch + ")"
+	case h.Brand != "":
+		return h.Brand
+	}
+	return h.Microarch
 }
 
 type strset struct {

@@ -2,7 +2,10 @@ package cluster
 
 import (
 	"bytes"
+	"compress/gzip"
 	_ "embed"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -28,49 +31,44 @@ window.addEventListener('error',function(e){rec((e.message||'error')+(e.filename
 window.addEventListener('unhandledrejection',function(e){rec('unhandled rejection: '+(e.reason&&e.reason.message||e.reason));});
 var ce=console.error;console.error=function(){rec(Array.prototype.join.call(arguments,' '));return ce.apply(console,arguments);};})();`
 
+// DataElementID is the id of the script element that carries the report's
+// data in the HTML page: the JSON report (WriteJSON's layout, without
+// indentation), gzip-compressed and base64-encoded.
+const DataElementID = "report-data"
+
+// noscriptRows is how many of the worst mismatches the page lists as plain
+// HTML, for readers without JavaScript.
+const noscriptRows = 30
+
 // WriteHTML writes the report as one self-contained HTML page: inline CSS,
 // JavaScript and SVG, nothing fetched from the network.
+//
+// The header, the summary and the plots are plain HTML and SVG, readable
+// without JavaScript, as is a list of the worst mismatches. The tables
+// (every mismatch, the classes with their forms and snippets, noise,
+// errors, clusters) are drawn by the page's script a page at a time, and a
+// class's forms when it is opened, from the JSON report the page carries
+// compressed (see DataElementID): a whole-host sweep, whose tables drawn as
+// HTML came to tens of megabytes, makes a page of a few megabytes that a
+// browser shows at once.
 func WriteHTML(w io.Writer, r *Report, c *Clustering) error {
-	v := buildView(r, c)
+	v, err := buildView(r, c)
+	if err != nil {
+		return err
+	}
 	t, err := template.New("report").Funcs(template.FuncMap{
-		"num":         num,
-		"pct":         pct,
-		"sval":        func(v float64) string { return fmt.Sprintf("%.6g", v) },
-		"join":        strings.Join,
-		"inc":         func(i int) int { return i + 1 },
-		"measureName": measureName,
-		"signed": func(v float64) string {
-			if v > 0 {
-				return "+" + num(v)
-			}
-			return num(v)
-		},
+		"num":    num,
+		"pct":    pct,
+		"inc":    func(i int) int { return i + 1 },
+		"signed": signed,
 		"barw": func(rel float64) template.CSS {
 			return template.CSS(fmt.Sprintf("width:%.0f%%", math.Min(100, rel*100)))
 		},
-		"first": func(vs []float64) string {
-			if len(vs) == 0 {
-				return ""
+		"size": func(n int) string {
+			if n < 1e6 {
+				return fmt.Sprintf("%.0f kB", math.Ceil(float64(n)/1e3))
 			}
-			return fmt.Sprintf("%.6g", vs[0])
-		},
-		"pnums": func(vs []*float64) string {
-			var s []string
-			for _, v := range vs {
-				if v == nil {
-					s = append(s, "—")
-				} else {
-					s = append(s, num(*v))
-				}
-			}
-			return strings.Join(s, ", ")
-		},
-		"nums": func(vs []float64) string {
-			var s []string
-			for _, v := range vs {
-				s = append(s, num(v))
-			}
-			return strings.Join(s, ", ")
+			return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 		},
 	}).Parse(reportTmpl)
 	if err != nil {
@@ -88,124 +86,127 @@ func pct(v float64) string {
 	switch {
 	case v >= 10:
 		return fmt.Sprintf("%.0f×", v+1)
-	case v >= 0.995:
-		return fmt.Sprintf("%.0f %%", v*100)
 	case v >= 0.1:
 		return fmt.Sprintf("%.0f %%", v*100)
 	}
 	return fmt.Sprintf("%.1f %%", v*100)
 }
 
+func signed(v float64) string {
+	if v > 0 {
+		return "+" + num(v)
+	}
+	return num(v)
+}
+
 type view struct {
-	R          *Report
-	Title      string
-	HasModel   bool
-	CSS        template.CSS
-	JS         template.JS
-	Trap       template.JS
-	Scatter    []template.HTML
-	Maps       []template.HTML
-	Rows       []*mismatchRow
-	Classes    []*classView
-	Consistent []*classView
-	NotInModel []*formView
-	Unstable   []*unstableView
+	R        *Report
+	Title    string
+	HasModel bool
+	CSS      template.CSS
+	JS       template.JS
+	Trap     template.JS
+	Scatter  []template.HTML
+	Maps     []template.HTML
+	// DataID, Data and DataSize are the report's JSON as the page carries
+	// it (gzip, base64) and its size unpacked.
+	DataID   string
+	Data     template.HTML // base64: nothing to escape
+	DataSize int
+	// Rows counts the measurements of the inconsistent classes (the
+	// mismatch table's rows), Top are the worst of them.
+	Rows int
+	Top  []*mismatchRow
 }
 
 type mismatchRow struct {
 	Form, Class, Anchor, Measure, Config, Ports, Clusters string
 	Measured, Model, Abs, Rel                             float64
 	Bad, Noise, Unstable                                  bool
-	Mode                                                  string
 }
 
-type classView struct {
-	*ClassReport
-	Anchor string
-	Rank   int
-	Forms  []*formView
-}
-
-type cell struct {
-	Text  string
-	Sort  float64
-	Class string // "bad", "good" or ""
-	Title string
-}
-
-type formView struct {
-	*FormResult
-	Lat, LatModel, Tp, TpModel, Uops, UopsModel cell
-	Others                                      []string
-	Clusters                                    string
-}
-
-type unstableView struct {
-	*ClusterSummary
-	Label  string
-	Values string
-	From   string
-}
-
-func buildView(r *Report, c *Clustering) *view {
+func buildView(r *Report, c *Clustering) (*view, error) {
 	v := &view{R: r, HasModel: r.Meta.Model != "" || len(r.Inconsistencies)+len(r.Consistent) > 0,
-		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Trap: template.JS(errorTrap)}
+		CSS: template.CSS(reportCSS), JS: template.JS(reportJS), Trap: template.JS(errorTrap), DataID: DataElementID}
 	v.Title = "portlab cluster report"
 	if v.HasModel {
 		v.Title = "Where the model disagrees with the silicon"
 	}
+	var rows []*mismatchRow
 	for i, cr := range r.Inconsistencies {
-		cv := &classView{ClassReport: cr, Anchor: fmt.Sprintf("class-%d", i+1), Rank: i + 1}
+		anchor := fmt.Sprintf("class-%d", i+1)
 		for _, f := range cr.Forms {
-			fv := newFormView(f)
-			cv.Forms = append(cv.Forms, fv)
 			for _, m := range f.Measures {
 				if m.Model == nil {
 					continue
 				}
-				v.Rows = append(v.Rows, &mismatchRow{Form: f.Form, Class: cr.Class, Anchor: cv.Anchor,
-					Measure: shortMeasure(m.Key), Mode: m.Mode, Config: m.Config, Ports: modelPorts(f.Model),
+				ports := ""
+				if f.Model != nil {
+					ports = f.Model.Ports
+				}
+				rows = append(rows, &mismatchRow{Form: f.Form, Class: cr.Class, Anchor: anchor,
+					Measure: shortMeasure(m.Key), Config: m.Config, Ports: ports,
 					Clusters: strings.Join(m.Clusters, " "), Measured: m.Measured, Model: *m.Model,
 					Abs: m.AbsError, Rel: m.RelError, Bad: m.Mismatch, Noise: m.NoiseOnly, Unstable: m.Unstable})
 			}
 		}
-		v.Classes = append(v.Classes, cv)
 	}
-	sort.SliceStable(v.Rows, func(i, j int) bool {
-		a, b := v.Rows[i], v.Rows[j]
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
 		if a.Bad != b.Bad {
 			return a.Bad
 		}
 		return a.Rel > b.Rel
 	})
-	for i, cr := range r.Consistent {
-		cv := &classView{ClassReport: cr, Anchor: fmt.Sprintf("ok-%d", i+1)}
-		for _, f := range cr.Forms {
-			cv.Forms = append(cv.Forms, newFormView(f))
+	v.Rows = len(rows)
+	for _, row := range rows {
+		if len(v.Top) == noscriptRows || !row.Bad {
+			break
 		}
-		v.Consistent = append(v.Consistent, cv)
+		v.Top = append(v.Top, row)
 	}
-	for _, f := range r.NotInModel {
-		v.NotInModel = append(v.NotInModel, newFormView(f))
+	data, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("report data: %v", err)
 	}
-	for _, u := range r.Unstable {
-		uv := &unstableView{ClusterSummary: u, Label: strings.Join(u.Opcodes, ", ")}
-		var vals, from []string
-		for _, m := range u.Members {
-			vals = append(vals, fmt.Sprintf("%s (%s)", joinNums(m.Values), m.Where))
-		}
-		for _, f := range u.From {
-			from = append(from, fmt.Sprint(f))
-		}
-		uv.Values = strings.Join(vals, "; ")
-		uv.From = strings.Join(from, ", ")
-		v.Unstable = append(v.Unstable, uv)
+	v.DataSize = len(data)
+	var z bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	zw.Write(data)
+	if err := zw.Close(); err != nil {
+		return nil, fmt.Errorf("report data: %v", err)
 	}
-	v.Scatter = scatterPlots(r)
+	v.Data = template.HTML(base64.StdEncoding.EncodeToString(z.Bytes()))
+	caption := figureCaption(r.Meta)
+	v.Scatter = scatterPlots(r, caption)
 	if c != nil {
-		v.Maps = clusterMaps(r, c)
+		v.Maps = clusterMaps(r, c, caption)
 	}
-	return v
+	return v, nil
+}
+
+// ReadHTMLData returns the JSON report an HTML page written by WriteHTML
+// carries.
+func ReadHTMLData(page []byte) ([]byte, error) {
+	open := []byte(`<script type="application/gzip;base64" id="` + DataElementID + `">`)
+	i := bytes.Index(page, open)
+	if i < 0 {
+		return nil, fmt.Errorf("no %s element in the page", DataElementID)
+	}
+	rest := page[i+len(open):]
+	j := bytes.Index(rest, []byte("</script>"))
+	if j < 0 {
+		return nil, fmt.Errorf("%s element not closed", DataElementID)
+	}
+	z, err := base64.StdEncoding.DecodeString(string(bytes.TrimSpace(rest[:j])))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", DataElementID, err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(z))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", DataElementID, err)
+	}
+	return io.ReadAll(zr)
 }
 
 // shortMeasure names a measurement key for a table cell.
@@ -216,118 +217,38 @@ func shortMeasure(key string) string {
 	return measureName(key)
 }
 
-func joinNums(vs []float64) string {
-	var s []string
-	for _, v := range vs {
-		s = append(s, num(v))
+// figureCaption is what every figure says of its origin: the host (CPU
+// signature and microarchitecture), when it was measured, the model, and
+// the command that reproduces the report.
+func figureCaption(m Meta) caption {
+	host := m.Host
+	if m.HostCPU != "" {
+		host = strings.TrimPrefix(host+", "+m.HostCPU, ", ")
 	}
-	return strings.Join(s, ", ")
-}
-
-func modelPorts(m *ModelValues) string {
-	if m == nil {
-		return ""
+	if host == "" {
+		host = m.CPU
 	}
-	return m.Ports
-}
-
-func newFormView(f *FormResult) *formView {
-	fv := &formView{FormResult: f}
-	ids := newSet()
-	set := func(meas, model *cell, cs []*Comparison) {
-		var mt, mo []string
-		bad, good := false, false
-		for _, c := range cs {
-			t := num(c.Measured)
-			if c.Points > 1 && c.Max-c.Min > 0 {
-				t += fmt.Sprintf(" [%s–%s]", num(c.Min), num(c.Max))
-			}
-			if c.Config != "" && len(cs) > 1 {
-				t = c.Config + ": " + t
-			}
-			if c.NoiseOnly {
-				t += " ⁿ"
-			}
-			if c.Unstable {
-				t += " ⚠"
-			}
-			mt = append(mt, t)
-			if c.Model != nil {
-				mo = append(mo, num(*c.Model))
-				if c.Mismatch {
-					bad = true
-				} else {
-					good = true
-				}
-			} else {
-				mo = append(mo, "—")
-			}
-			for _, id := range c.Clusters {
-				ids.add(id)
-			}
-		}
-		if len(cs) == 0 {
-			meas.Text, model.Text = "", ""
-			meas.Sort, model.Sort = math.Inf(-1), math.Inf(-1)
-			return
-		}
-		meas.Text, model.Text = strings.Join(mt, "\n"), strings.Join(mo, "\n")
-		meas.Sort = cs[0].Measured
-		if cs[0].Model != nil {
-			model.Sort = *cs[0].Model
-		}
-		switch {
-		case bad:
-			meas.Class, model.Class = "bad", "bad"
-			meas.Title = fmt.Sprintf("off by %s cycles (%s)", num(cs[0].AbsError), pct(cs[0].RelError))
-		case good:
-			meas.Class, model.Class = "good", "good"
-		}
-		if cs[0].NoiseOnly {
-			meas.Title = strings.TrimSpace(meas.Title + " measured by noise points only")
-		}
-		if cs[0].Unstable {
-			meas.Title = strings.TrimSpace(meas.Title + " unstable: the median of points in several clusters")
-		}
+	if host == "" {
+		host = "not recorded in the results"
 	}
-	var lat, tp, uops []*Comparison
-	for _, c := range f.Measures {
-		switch fieldOf(c) {
-		case "throughput":
-			tp = append(tp, c)
-		case "uops":
-			uops = append(uops, c)
-		case "":
-			m := "—"
-			if c.Model != nil {
-				m = num(*c.Model)
-			}
-			fv.Others = append(fv.Others, fmt.Sprintf("%s %s (model %s)", c.Key, num(c.Measured), m))
-		default:
-			lat = append(lat, c)
-		}
+	parts := []string{"host " + host}
+	if m.Measured != "" {
+		parts = append(parts, "measured "+m.Measured)
 	}
-	set(&fv.Lat, &fv.LatModel, lat)
-	set(&fv.Tp, &fv.TpModel, tp)
-	set(&fv.Uops, &fv.UopsModel, uops)
-	if f.Model != nil {
-		if len(lat) == 0 {
-			fv.LatModel = cell{Text: num(f.Model.Latency), Sort: f.Model.Latency, Title: "not measured", Class: "muted"}
-		}
-		if len(tp) == 0 && f.Model.Throughput > 0 {
-			fv.TpModel = cell{Text: num(f.Model.Throughput), Sort: f.Model.Throughput, Title: "not measured", Class: "muted"}
-		}
-		if len(uops) == 0 && f.Model.Uops > 0 {
-			fv.UopsModel = cell{Text: num(f.Model.Uops), Sort: f.Model.Uops, Title: "not measured", Class: "muted"}
-		}
+	parts = append(parts, "report "+m.Generated)
+	if m.Model != "" {
+		parts = append(parts, "model "+m.Model)
 	}
-	fv.Clusters = strings.Join(ids.list, " ")
-	return fv
+	cmd := m.Command
+	if cmd == "" && len(m.Files) > 0 {
+		cmd = "portlab cluster " + strings.Join(m.Files, " ")
+	}
+	return caption{about: strings.Join(parts, " · "), command: cmd}
 }
 
 // scatterPlots draws measured against model for latency and reciprocal
 // throughput over every checked form.
-func scatterPlots(r *Report) []template.HTML {
+func scatterPlots(r *Report, cap caption) []template.HTML {
 	type group struct {
 		title string
 		pts   []scatterPoint
@@ -362,8 +283,8 @@ func scatterPlots(r *Report) []template.HTML {
 	for i, cr := range r.Inconsistencies {
 		add(cr, fmt.Sprintf("class-%d", i+1))
 	}
-	for _, cr := range r.Consistent {
-		add(cr, "consistent")
+	for i, cr := range r.Consistent {
+		add(cr, fmt.Sprintf("ok-%d", i+1))
 	}
 	var out []template.HTML
 	for _, k := range []string{"latency", "throughput", "uops"} {
@@ -371,13 +292,17 @@ func scatterPlots(r *Report) []template.HTML {
 		if len(g.pts) == 0 {
 			continue
 		}
-		out = append(out, template.HTML(scatterSVG("sc-"+k, g.title, g.pts, r.Meta.IncEps)))
+		out = append(out, template.HTML(scatterSVG("sc-"+k, g.title, g.pts, r.Meta.IncEps, cap)))
 	}
 	return out
 }
 
+// mapMaxRows is how many clusters a cluster map draws at most (the
+// largest); the table of all clusters lists every one.
+const mapMaxRows = 80
+
 // clusterMaps draws one cluster map per measurement kind.
-func clusterMaps(r *Report, c *Clustering) []template.HTML {
+func clusterMaps(r *Report, c *Clustering, cap caption) []template.HTML {
 	type part struct {
 		mode, key string
 		rows      []mapRow
@@ -400,18 +325,18 @@ func clusterMaps(r *Report, c *Clustering) []template.HTML {
 			continue
 		}
 		pt := partOf(c.Points[cl.Points[0]])
-		row := mapRow{unstable: cl.Unstable, color: int(cl.ID)}
+		row := mapRow{unstable: cl.Unstable, color: int(cl.ID), id: int(cl.ID)}
 		labels := newSet()
 		for _, i := range cl.Points {
 			p := c.Points[i]
 			row.vals = append(row.vals, p.Values[0])
-			row.titles = append(row.titles, fmt.Sprintf("cluster %d: %s = %s (%s)", cl.ID, p.Label(), num(p.Values[0]), p.Where()))
+			row.names = append(row.names, p.Label()+" ("+p.Where()+")")
 			labels.add(p.Label())
 		}
 		mean, _, _ := Centroid(c.Points, cl.Points)
 		name := labels.list[0]
-		if r := []rune(name); len(r) > 24 {
-			name = string(r[:23]) + "…"
+		if r := []rune(name); len(r) > 26 {
+			name = string(r[:25]) + "…"
 		}
 		if len(labels.list) > 1 {
 			name += fmt.Sprintf(" +%d", len(labels.list)-1)
@@ -426,7 +351,7 @@ func clusterMaps(r *Report, c *Clustering) []template.HTML {
 		p := c.Points[i]
 		pt := partOf(p)
 		pt.noise.vals = append(pt.noise.vals, p.Values[0])
-		pt.noise.titles = append(pt.noise.titles, fmt.Sprintf("noise: %s = %s (%s)", p.Label(), num(p.Values[0]), p.Where()))
+		pt.noise.names = append(pt.noise.names, p.Label()+" ("+p.Where()+")")
 	}
 	var out []template.HTML
 	for k, sig := range order {
@@ -438,18 +363,17 @@ func clusterMaps(r *Report, c *Clustering) []template.HTML {
 			what += " (" + pt.key + ")"
 		}
 		title := fmt.Sprintf("Cluster map — %s, %d clusters", what, len(rows))
-		const maxRows = 80
-		if len(rows) > maxRows {
+		if len(rows) > mapMaxRows {
 			sort.SliceStable(rows, func(i, j int) bool { return len(rows[i].vals) > len(rows[j].vals) })
-			rows = rows[:maxRows]
+			rows = rows[:mapMaxRows]
 			sort.SliceStable(rows, func(i, j int) bool { return mean(rows[i].vals) < mean(rows[j].vals) })
-			title += fmt.Sprintf(" (the %d largest shown)", maxRows)
+			title += fmt.Sprintf(" (the %d largest shown)", mapMaxRows)
 		}
 		if len(pt.noise.vals) > 0 {
 			pt.noise.label = fmt.Sprintf("noise · %d points", len(pt.noise.vals))
 			rows = append(rows, pt.noise)
 		}
-		out = append(out, template.HTML(clusterMapSVG(fmt.Sprintf("map-%d", k), title, rows)))
+		out = append(out, template.HTML(clusterMapSVG(fmt.Sprintf("map-%d", k), title, rows, cap)))
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // axis maps data values to pixels, linearly or logarithmically.
@@ -110,6 +111,70 @@ func tickLabel(v float64) string {
 
 func esc(s string) string { return html.EscapeString(s) }
 
+// monoWidth estimates the width in pixels of s set in a monospace font of
+// size px (an advance of 0.6 em in DejaVu Sans Mono, Menlo and SF Mono,
+// 0.55 em in Consolas; 0.62 leaves room).
+func monoWidth(s string, px float64) float64 {
+	return float64(utf8.RuneCountInString(s)) * px * 0.62
+}
+
+// caption is what a figure says of its origin, drawn under it so that the
+// figure carries it when copied on its own.
+type caption struct {
+	about   string // host, dates, model
+	command string // the command that reproduces the figure
+}
+
+// captionPx is the caption's font size (class cap, monospace).
+const captionPx = 9.5
+
+// wrap breaks s at spaces into lines of at most n runes (a longer word
+// gets a line of its own, cut with an ellipsis).
+func wrap(s string, n int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if r := []rune(w); len(r) > n {
+			w = string(r[:n-1]) + "…"
+		}
+		switch {
+		case line == "":
+			line = w
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= n:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// lines returns the caption's lines for a figure width pixels wide.
+func (c caption) lines(width float64) []string {
+	n := int(width / (captionPx * 0.62))
+	out := wrap(c.about, n)
+	if c.command != "" {
+		out = append(out, wrap("$ "+c.command, n)...)
+	}
+	return out
+}
+
+// captionLineH is the caption's line height in pixels.
+const captionLineH = 12
+
+// svg draws lines (from lines) with the first baseline at y.
+func captionSVG(lines []string, x, y float64) string {
+	var b strings.Builder
+	for i, l := range lines {
+		fmt.Fprintf(&b, `<text class="cap" x="%.0f" y="%.0f">%s</text>`, x, y+float64(i*captionLineH), esc(l))
+	}
+	return b.String()
+}
+
 // scatterPoint is one form's measured value against the model's.
 type scatterPoint struct {
 	model, measured float64
@@ -119,37 +184,40 @@ type scatterPoint struct {
 
 // scatterSVG draws measured (y) against model (x) with the y = x line and
 // the ±eps band, both axes on the same scale (log when the values span
-// more than a factor of 8).
-func scatterSVG(id, title string, pts []scatterPoint, eps float64) string {
-	const w, h = 440, 380
+// more than a factor of 8), and under it the caption.
+func scatterSVG(id, title string, pts []scatterPoint, eps float64, cap caption) string {
+	const w, plotH = 440, 380
 	const ml, mr, mt, mb = 58, 16, 30, 46
+	capLines := cap.lines(w - 16)
+	h := plotH + len(capLines)*captionLineH + 6
 	var vals []float64
 	for _, p := range pts {
 		vals = append(vals, p.model, p.measured)
 	}
 	x := newAxis(vals, ml, w-mr, true)
 	y := x
-	y.p0, y.p1 = h-mb, mt
-	y.floorPix = h - mb
+	y.p0, y.p1 = plotH-mb, mt
+	y.floorPix = plotH - mb
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="plot" viewBox="0 0 %d %d" role="img" aria-labelledby="%s-t"><title id="%s-t">%s</title>`, w, h, id, id, esc(title))
-	fmt.Fprintf(&b, `<defs><clipPath id="%s-clip"><rect x="%d" y="%d" width="%d" height="%d"/></clipPath></defs>`, id, ml, mt, w-ml-mr, h-mt-mb)
+	fmt.Fprintf(&b, `<defs><clipPath id="%s-clip"><rect x="%d" y="%d" width="%d" height="%d"/></clipPath></defs>`, id, ml, mt, w-ml-mr, plotH-mt-mb)
 	fmt.Fprintf(&b, `<text class="ptitle" x="%d" y="18">%s</text>`, ml, esc(title))
 	// Grid and ticks.
 	for _, t := range x.ticks() {
 		px, py := x.px(t), y.px(t)
-		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>`, px, mt, px, h-mb)
+		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>`, px, mt, px, plotH-mb)
 		fmt.Fprintf(&b, `<line class="grid" x1="%d" y1="%.1f" x2="%d" y2="%.1f"/>`, ml, py, w-mr, py)
-		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%d" text-anchor="middle">%s</text>`, px, h-mb+16, tickLabel(t))
+		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%d" text-anchor="middle">%s</text>`, px, plotH-mb+16, tickLabel(t))
 		fmt.Fprintf(&b, `<text class="tick" x="%d" y="%.1f" text-anchor="end" dominant-baseline="middle">%s</text>`, ml-6, py, tickLabel(t))
 	}
-	fmt.Fprintf(&b, `<rect class="frame" x="%d" y="%d" width="%d" height="%d"/>`, ml, mt, w-ml-mr, h-mt-mb)
+	fmt.Fprintf(&b, `<rect class="frame" x="%d" y="%d" width="%d" height="%d"/>`, ml, mt, w-ml-mr, plotH-mt-mb)
 	scale := "linear"
 	if x.log {
 		scale = "log"
 	}
-	fmt.Fprintf(&b, `<text class="alabel" x="%d" y="%d" text-anchor="middle">model (cycles, %s)</text>`, (ml+w-mr)/2, h-8, scale)
-	fmt.Fprintf(&b, `<text class="alabel" transform="translate(14 %d) rotate(-90)" text-anchor="middle">measured (cycles)</text>`, (mt+h-mb)/2)
+	fmt.Fprintf(&b, `<text class="alabel" x="%d" y="%d" text-anchor="middle">model (cycles, %s)</text>`, (ml+w-mr)/2, plotH-12, scale)
+	fmt.Fprintf(&b, `<text class="alabel" transform="translate(14 %d) rotate(-90)" text-anchor="middle">measured (cycles, %s)</text>`, (mt+plotH-mb)/2, scale)
+	b.WriteString(captionSVG(capLines, 8, plotH+4))
 	// The ±eps band and y = x, sampled so that they bend on a log axis.
 	fmt.Fprintf(&b, `<g clip-path="url(#%s-clip)">`, id)
 	var upper, lower []string
@@ -165,7 +233,7 @@ func scatterSVG(id, title string, pts []scatterPoint, eps float64) string {
 		lo := v - eps
 		py := y.px(lo)
 		if x.log && lo <= 0 {
-			py = float64(h - mb + 4)
+			py = float64(plotH - mb + 4)
 		}
 		lower = append(lower, fmt.Sprintf("%.1f,%.1f", x.px(v), py))
 	}
@@ -177,11 +245,12 @@ func scatterSVG(id, title string, pts []scatterPoint, eps float64) string {
 	// Forms at the same spot share one dot, sized by their number;
 	// matching dots first, mismatches on top.
 	type spot struct {
-		px, py float64
-		bad    bool
-		zero   bool
-		titles []string
-		href   string
+		px, py, r float64
+		bad       bool
+		zero      bool
+		titles    []string
+		href      string
+		label     bool
 	}
 	var spots []*spot
 	at := map[[3]int]*spot{}
@@ -200,6 +269,34 @@ func scatterSVG(id, title string, pts []scatterPoint, eps float64) string {
 		sp.titles = append(sp.titles, p.title)
 	}
 	sort.SliceStable(spots, func(i, j int) bool { return !spots[i].bad && spots[j].bad })
+	// Counts are written beside the dots of several forms, the largest
+	// first, where they overlap neither another count nor the frame.
+	byCount := append([]*spot(nil), spots...)
+	sort.SliceStable(byCount, func(i, j int) bool { return len(byCount[i].titles) > len(byCount[j].titles) })
+	type box struct{ x0, y0, x1, y1 float64 }
+	var placed []box
+	for _, sp := range byCount {
+		sp.r = math.Min(3.5+1.6*math.Sqrt(float64(len(sp.titles)-1)), 11)
+		if len(sp.titles) < 2 {
+			continue
+		}
+		bx := box{sp.px + sp.r + 1, sp.py - sp.r - 6, sp.px + sp.r + 3 + 5.6*float64(len(fmt.Sprint(len(sp.titles)))), sp.py - sp.r + 4}
+		if bx.x1 > w-mr || bx.y0 < mt {
+			continue
+		}
+		free := true
+		for _, o := range placed {
+			if bx.x0 < o.x1 && o.x0 < bx.x1 && bx.y0 < o.y1 && o.y0 < bx.y1 {
+				free = false
+				break
+			}
+		}
+		if free {
+			placed = append(placed, bx)
+			sp.label = true
+		}
+	}
+	var counts strings.Builder
 	for _, sp := range spots {
 		cls := "pt ok"
 		if sp.bad {
@@ -209,14 +306,15 @@ func scatterSVG(id, title string, pts []scatterPoint, eps float64) string {
 		if len(sp.titles) > 12 {
 			title = strings.Join(sp.titles[:12], "\n") + fmt.Sprintf("\n… and %d more", len(sp.titles)-12)
 		}
-		r := 3.5 + 1.6*math.Sqrt(float64(len(sp.titles)-1))
-		r = math.Min(r, 11)
-		shape := fmt.Sprintf(`<circle class="%s" cx="%.1f" cy="%.1f" r="%.1f"><title>%s</title></circle>`, cls, sp.px, sp.py, r, esc(title))
+		if len(sp.titles) > 1 {
+			title = fmt.Sprintf("%d forms here:\n", len(sp.titles)) + title
+		}
+		shape := fmt.Sprintf(`<circle class="%s" cx="%.1f" cy="%.1f" r="%.1f"><title>%s</title></circle>`, cls, sp.px, sp.py, sp.r, esc(title))
 		if sp.zero {
 			shape = fmt.Sprintf(`<rect class="%s" x="%.1f" y="%.1f" width="7" height="7"><title>%s (a zero value, drawn at the axis)</title></rect>`, cls, sp.px-3.5, sp.py-3.5, esc(title))
 		}
-		if len(sp.titles) > 1 {
-			shape += fmt.Sprintf(`<text class="cnt" x="%.1f" y="%.1f">%d</text>`, sp.px+r+2, sp.py-r+2, len(sp.titles))
+		if sp.label {
+			fmt.Fprintf(&counts, `<text class="cnt" x="%.1f" y="%.1f">%d</text>`, sp.px+sp.r+2, sp.py-sp.r+2, len(sp.titles))
 		}
 		if sp.href != "" {
 			fmt.Fprintf(&b, `<a href="%s">%s</a>`, esc(sp.href), shape)
@@ -224,6 +322,8 @@ func scatterSVG(id, title string, pts []scatterPoint, eps float64) string {
 			b.WriteString(shape)
 		}
 	}
+	// The counts go over every dot, so that none is hidden.
+	b.WriteString(counts.String())
 	b.WriteString(`</g></svg>`)
 	return b.String()
 }
@@ -234,49 +334,66 @@ type mapRow struct {
 	unstable bool
 	noise    bool
 	color    int
+	id       int
 	vals     []float64
-	titles   []string
+	names    []string // each point's form and origin
 }
 
+// rlabelPx is the font size of the cluster map's row labels (class
+// rlabel, monospace).
+const rlabelPx = 10.5
+
 // clusterMapSVG draws each cluster as a row of its points along the value
-// axis (log when the values span more than a factor of 8).
-func clusterMapSVG(id, title string, rows []mapRow) string {
+// axis (log when the values span more than a factor of 8). Points of a row
+// less than two pixels apart share one dot, larger by their number, whose
+// tooltip names them; the left margin fits the longest row label.
+func clusterMapSVG(id, title string, rows []mapRow, cap caption) string {
 	const w = 1200
-	const ml, mr, mt, mb = 250, 24, 30, 40
+	const mr, mt, mb = 24, 30, 40
+	ml := 120
+	for _, r := range rows {
+		ml = max(ml, int(math.Ceil(monoWidth(r.label, rlabelPx)))+16)
+	}
 	rowH := 16.0
 	if len(rows) > 40 {
 		rowH = 11
 	}
-	h := mt + mb + int(math.Ceil(rowH*float64(len(rows))))
+	plotH := mt + mb + int(math.Ceil(rowH*float64(len(rows))))
+	capLines := cap.lines(w - 16)
+	h := plotH + len(capLines)*captionLineH + 6
 	var vals []float64
 	for _, r := range rows {
 		vals = append(vals, r.vals...)
 	}
-	x := newAxis(vals, ml, w-mr, true)
+	x := newAxis(vals, float64(ml), w-mr, true)
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="plot map" viewBox="0 0 %d %d" role="img" aria-labelledby="%s-t"><title id="%s-t">%s</title>`, w, h, id, id, esc(title))
 	fmt.Fprintf(&b, `<text class="ptitle" x="%d" y="18">%s</text>`, ml, esc(title))
 	for _, t := range x.ticks() {
 		px := x.px(t)
-		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>`, px, mt, px, h-mb)
-		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%d" text-anchor="middle">%s</text>`, px, h-mb+16, tickLabel(t))
+		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>`, px, mt, px, plotH-mb)
+		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%d" text-anchor="middle">%s</text>`, px, plotH-mb+16, tickLabel(t))
 	}
 	scale := "linear"
 	if x.log {
 		scale = "log"
 	}
-	fmt.Fprintf(&b, `<text class="alabel" x="%d" y="%d" text-anchor="middle">measured value (cycles, %s)</text>`, (ml+w-mr)/2, h-8, scale)
+	fmt.Fprintf(&b, `<text class="alabel" x="%d" y="%d" text-anchor="middle">measured value (cycles, %s)</text>`, (ml+w-mr)/2, plotH-8, scale)
+	b.WriteString(captionSVG(capLines, 8, float64(plotH+4)))
 	for i, r := range rows {
 		cy := float64(mt) + rowH*(float64(i)+0.5)
 		if i%2 == 0 {
 			fmt.Fprintf(&b, `<rect class="stripe" x="%d" y="%.1f" width="%d" height="%.1f"/>`, ml, cy-rowH/2, w-ml-mr, rowH)
 		}
 		cls := fmt.Sprintf("c%d", r.color%10)
+		what := fmt.Sprintf("cluster %d", r.id)
 		switch {
 		case r.noise:
 			cls = "noise"
+			what = "noise"
 		case r.unstable:
 			cls += " unstable"
+			what += " (unstable)"
 		}
 		fmt.Fprintf(&b, `<text class="rlabel" x="%d" y="%.1f" text-anchor="end" dominant-baseline="middle">%s</text>`, ml-8, cy, esc(r.label))
 		lo, hi := math.Inf(1), math.Inf(-1)
@@ -286,9 +403,48 @@ func clusterMapSVG(id, title string, rows []mapRow) string {
 		if !r.noise && len(r.vals) > 1 && hi > lo {
 			fmt.Fprintf(&b, `<line class="span %s" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, cls, x.px(lo), cy, x.px(hi), cy)
 		}
-		rad := math.Min(4, rowH/2-1)
+		type bin struct {
+			sum, lo, hi float64
+			idx         []int
+		}
+		bins := map[int]*bin{}
+		var keys []int
 		for k, v := range r.vals {
-			fmt.Fprintf(&b, `<circle class="mp %s" cx="%.1f" cy="%.1f" r="%.1f"><title>%s</title></circle>`, cls, x.px(v), cy, rad, esc(r.titles[k]))
+			key := int(math.Floor(x.px(v) / 2))
+			bn, ok := bins[key]
+			if !ok {
+				bn = &bin{lo: v, hi: v}
+				bins[key] = bn
+				keys = append(keys, key)
+			}
+			bn.sum += x.px(v)
+			bn.lo, bn.hi = math.Min(bn.lo, v), math.Max(bn.hi, v)
+			bn.idx = append(bn.idx, k)
+		}
+		sort.Ints(keys)
+		base := math.Min(4, rowH/2-1)
+		for _, key := range keys {
+			bn := bins[key]
+			n := len(bn.idx)
+			rad := math.Min(base+0.6*math.Log2(float64(n)), rowH/2-0.5)
+			var t strings.Builder
+			if n == 1 {
+				fmt.Fprintf(&t, "%s: %s = %s", what, r.names[bn.idx[0]], num(r.vals[bn.idx[0]]))
+			} else {
+				rng := num(bn.lo)
+				if bn.hi > bn.lo {
+					rng += "–" + num(bn.hi)
+				}
+				fmt.Fprintf(&t, "%s: %d points at %s cycles", what, n, rng)
+				for j, k := range bn.idx {
+					if j == 8 {
+						fmt.Fprintf(&t, "\n… and %d more", n-8)
+						break
+					}
+					fmt.Fprintf(&t, "\n%s = %s", r.names[k], num(r.vals[k]))
+				}
+			}
+			fmt.Fprintf(&b, `<circle class="mp %s" cx="%.1f" cy="%.1f" r="%.1f"><title>%s</title></circle>`, cls, bn.sum/float64(n), cy, rad, esc(t.String()))
 		}
 	}
 	b.WriteString(`</svg>`)

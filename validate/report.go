@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 )
 
 // WriteText prints the per-kernel table and the scores.
@@ -68,6 +69,8 @@ func shortName(p string) string {
 // jsonReport is the --json layout.
 type jsonReport struct {
 	Host    string      `json:"host"`
+	Date    string      `json:"date,omitempty"`
+	Command string      `json:"command,omitempty"`
 	Kernels []jsonRow   `json:"kernels"`
 	Scores  []jsonScore `json:"scores"`
 }
@@ -100,7 +103,7 @@ type jsonScore struct {
 
 // WriteJSON writes the report as JSON.
 func WriteJSON(w io.Writer, r *Report) error {
-	out := jsonReport{Host: r.Host}
+	out := jsonReport{Host: r.Host, Date: r.Date, Command: r.Command}
 	for _, row := range r.Rows {
 		jr := jsonRow{Kernel: row.Kernel, Clean: row.Measured.Clean, Predictions: map[string]jsonPrediction{}}
 		if row.Measured.Err != nil {
@@ -135,9 +138,10 @@ func WriteJSON(w io.Writer, r *Report) error {
 }
 
 // scatter draws measured (x) against predicted (y) cycles on log axes, with
-// the y = x line and a ±10% band.
+// the y = x line and a ±10% band, titled with the predictor and captioned
+// with the host, the date and the command.
 func scatter(r *Report, pred string) template.HTML {
-	const W, H, pad = 420.0, 420.0, 48.0
+	const W, pad = 440.0, 50.0
 	type pt struct {
 		x, y float64
 		k    string
@@ -156,35 +160,130 @@ func scatter(r *Report, pred string) template.HTML {
 	if len(pts) == 0 {
 		return template.HTML("<p>no kernel predicted</p>")
 	}
-	l0, l1 := math.Floor(math.Log10(lo*0.8)), math.Ceil(math.Log10(hi*1.25))
-	if l1 <= l0 {
-		l1 = l0 + 1
+	// The title (the predictor) and the legend are wrapped to the width
+	// (13 px bold and 11 px sans-serif: about 7.8 and 6.4 px a character).
+	title := wrapWords(pred, int(math.Floor((W-12)/7.8)))
+	legend := wrapWords(fmt.Sprintf("%d kernels · green line: predicted = measured, band ±10%% · red: off by more than 10%%", len(pts)), int(math.Floor((W-12)/6.4)))
+	top := 18 + 16*float64(len(title)) + 13*float64(len(legend)-1) + 14 // below the legend and clear of the top tick label
+	// The axes run between 1-2-5 steps around the values.
+	steps := func(e float64) []float64 { return []float64{math.Pow(10, e), 2 * math.Pow(10, e), 5 * math.Pow(10, e)} }
+	a, z := 0.0, 0.0
+	for e := math.Floor(math.Log10(lo)); ; e-- {
+		if v := steps(e); v[0] <= lo*0.9 {
+			a = v[0]
+			for _, s := range v {
+				if s <= lo*0.9 {
+					a = s
+				}
+			}
+			break
+		}
 	}
-	sx := func(v float64) float64 { return pad + (math.Log10(v)-l0)/(l1-l0)*(W-2*pad) }
-	sy := func(v float64) float64 { return H - pad - (math.Log10(v)-l0)/(l1-l0)*(H-2*pad) }
+	for e := math.Floor(math.Log10(hi)); ; e++ {
+		done := false
+		for _, s := range append(steps(e), 10*math.Pow(10, e)) {
+			if s >= hi*1.1 {
+				z, done = s, true
+				break
+			}
+		}
+		if done {
+			break
+		}
+	}
+	l0, l1 := math.Log10(a), math.Log10(z)
+	x0, x1, y1 := pad, W-16.0, top
+	y0 := y1 + (x1 - x0)
+	sx := func(v float64) float64 { return x0 + (math.Log10(v)-l0)/(l1-l0)*(x1-x0) }
+	sy := func(v float64) float64 { return y0 - (math.Log10(v)-l0)/(l1-l0)*(y0-y1) }
+	capLines := r.caption(W - 12)
+	H := y0 + 46 + float64(len(capLines))*12
+	esc := template.HTMLEscapeString
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" role="img" aria-label="measured vs predicted, %s">`, W, H, W, H, template.HTMLEscapeString(pred))
-	fmt.Fprintf(&b, `<rect x="%g" y="%g" width="%g" height="%g" fill="#fafafa" stroke="#ccc"/>`, pad, pad, W-2*pad, H-2*pad)
-	a, z := math.Pow(10, l0), math.Pow(10, l1)
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" role="img" aria-label="measured vs predicted, %s">`, W, H, W, H, esc(pred))
+	for i, l := range title {
+		fmt.Fprintf(&b, `<text x="6" y="%d" font-size="13" font-weight="600">%s</text>`, 18+16*i, esc(l))
+	}
+	for i, l := range legend {
+		fmt.Fprintf(&b, `<text x="6" y="%d" font-size="11" fill="#555">%s</text>`, 18+16*len(title)+13*i, esc(l))
+	}
+	fmt.Fprintf(&b, `<rect x="%g" y="%g" width="%g" height="%g" fill="#fafafa" stroke="#ccc"/>`, x0, y1, x1-x0, y0-y1)
 	fmt.Fprintf(&b, `<polygon points="%g,%g %g,%g %g,%g %g,%g" fill="#e3f1e3"/>`, sx(a), sy(a*1.1), sx(z/1.1), sy(z), sx(z), sy(z/1.1), sx(a*1.1), sy(a))
 	fmt.Fprintf(&b, `<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="#2a7" stroke-width="1.5"/>`, sx(a), sy(a), sx(z), sy(z))
-	for e := l0; e <= l1; e++ {
-		v := math.Pow(10, e)
-		fmt.Fprintf(&b, `<text x="%g" y="%g" font-size="11" text-anchor="middle">%g</text>`, sx(v), H-pad+16, v)
-		fmt.Fprintf(&b, `<text x="%g" y="%g" font-size="11" text-anchor="end">%g</text>`, pad-6, sy(v)+4, v)
+	for e := math.Floor(l0); e <= l1; e++ {
+		ticks := steps(e)
+		if l1-l0 > 4 {
+			ticks = ticks[:1] // decades only, where 1-2-5 would crowd
+		}
+		for _, v := range ticks {
+			if v < a*0.999 || v > z*1.001 {
+				continue
+			}
+			fmt.Fprintf(&b, `<line x1="%.1f" y1="%g" x2="%.1f" y2="%g" stroke="#eee"/><line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="#eee"/>`, sx(v), y1, sx(v), y0, x0, sy(v), x1, sy(v))
+			fmt.Fprintf(&b, `<text x="%.1f" y="%g" font-size="11" text-anchor="middle">%g</text>`, sx(v), y0+16, v)
+			fmt.Fprintf(&b, `<text x="%g" y="%.1f" font-size="11" text-anchor="end">%g</text>`, x0-6, sy(v)+4, v)
+		}
 	}
-	fmt.Fprintf(&b, `<text x="%g" y="%g" font-size="12" text-anchor="middle">measured cycles / iteration</text>`, W/2, H-8)
-	fmt.Fprintf(&b, `<text x="14" y="%g" font-size="12" text-anchor="middle" transform="rotate(-90 14 %g)">predicted</text>`, H/2, H/2)
+	fmt.Fprintf(&b, `<text x="%g" y="%g" font-size="12" text-anchor="middle">measured cycles / iteration (log)</text>`, (x0+x1)/2, y0+34)
+	fmt.Fprintf(&b, `<text x="14" y="%g" font-size="12" text-anchor="middle" transform="rotate(-90 14 %g)">predicted cycles / iteration (log)</text>`, (y0+y1)/2, (y0+y1)/2)
+	for i, l := range capLines {
+		fmt.Fprintf(&b, `<text x="6" y="%g" font-size="9.5" font-family="ui-monospace,monospace" fill="#666">%s</text>`, y0+52+float64(i*12), esc(l))
+	}
 	for _, p := range pts {
 		col := "#1f6fb2"
 		if APE(p.y, p.x) > 10 {
 			col = "#c0392b"
 		}
-		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s" fill-opacity="0.8"><title>%s: measured %.2f, predicted %.2f</title></circle>`,
-			sx(p.x), sy(p.y), col, template.HTMLEscapeString(p.k), p.x, p.y)
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s" fill-opacity="0.8"><title>%s: measured %.2f, predicted %.2f (%+.0f%%)</title></circle>`,
+			sx(p.x), sy(p.y), col, esc(p.k), p.x, p.y, 100*(p.y-p.x)/p.x)
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+// caption is what every figure says of its origin: the host, the date of
+// the measurement and the command, in lines that fit width pixels.
+func (r *Report) caption(width float64) []string {
+	n := int(width / (9.5 * 0.62))
+	about := "host " + r.Host
+	if r.Date != "" {
+		about += " · measured " + r.Date
+	}
+	lines := wrapWords(about, n)
+	if r.Command != "" {
+		lines = append(lines, wrapWords("$ "+r.Command, n)...)
+	}
+	return lines
+}
+
+// wrapWords breaks s at spaces into lines of at most n runes (a longer
+// word gets a line of its own, cut with an ellipsis).
+func wrapWords(s string, n int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		w = truncate(w, n)
+		switch {
+		case line == "":
+			line = w
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= n:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+func truncate(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 var page = template.Must(template.New("v").Funcs(template.FuncMap{
@@ -203,20 +302,25 @@ var page = template.Must(template.New("v").Funcs(template.FuncMap{
 body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}
 h1{font-size:20px}table{border-collapse:collapse;margin:12px 0}td,th{padding:3px 9px;border-bottom:1px solid #e5e5e5;text-align:right}
 th{background:#f3f3f3;cursor:pointer}td:first-child,th:first-child{text-align:left}.bad{color:#c0392b;font-weight:600}
-.plots{display:flex;flex-wrap:wrap;gap:18px}.plot h3{font-size:14px;margin:4px 0}
+.plots{display:flex;flex-wrap:wrap;gap:18px}.plots svg{max-width:100%;height:auto;border:1px solid #e5e5e5;border-radius:6px}
+p.cmd code{background:#f3f3f3;padding:2px 6px;border-radius:4px;font-size:12.5px;overflow-wrap:anywhere}
+td.err{color:#8a5a00;text-align:left;font-size:12.5px} td.nw{white-space:nowrap}
 </style></head><body>
 <h1>portlab validate: measured kernels vs predictions</h1>
-<p>Host {{.R.Host}}. Cycles per iteration; measured on the host (differential timing of the block at two lengths, median of clean repetitions).</p>
+<p>Host {{.R.Host}}{{with .R.Date}}, measured {{.}}{{end}}. Cycles per iteration; measured on the host (differential timing of the block at two lengths, median of clean repetitions).</p>
+{{with .R.Command}}<p class="cmd"><code>$ {{.}}</code></p>{{end}}
 <h2>Scores</h2>
 <table><tr><th>predictor</th><th>kernels</th><th>MAPE</th><th>median APE</th><th>Kendall τ</th><th>within 10%</th><th>could not predict</th><th>worst</th></tr>
 {{range .R.Scores}}<tr><td>{{.Predictor}}</td><td>{{.N}}</td><td>{{printf "%.1f%%" .MAPE}}</td><td>{{printf "%.1f%%" .Median}}</td><td>{{printf "%.3f" .Tau}}</td><td>{{.Within10}}</td><td>{{.Failed}}</td><td style="text-align:left">{{range .Worst}}{{.}} {{end}}</td></tr>{{end}}
 </table>
-<div class="plots">{{range .Plots}}<div class="plot"><h3>{{.Name}}</h3>{{.SVG}}</div>{{end}}</div>
+<div class="plots">{{range .Plots}}<div class="plot">{{.SVG}}</div>{{end}}</div>
 <h2>Kernels</h2>
 <table id="k"><tr><th>kernel</th><th>measured</th>{{range .R.Predictors}}<th>{{.}}</th><th>error</th>{{end}}</tr>
-{{range $row := .R.Rows}}<tr><td>{{$row.Kernel}}</td><td>{{if $row.Measured.Err}}error{{else}}{{printf "%.2f" $row.Measured.Cycles}}{{end}}</td>
+{{range $row := .R.Rows}}<tr><td>{{$row.Kernel}}</td><td class="nw"{{with $row.Measured.Err}} title="{{.}}"{{end}}>{{if $row.Measured.Err}}not measured{{else}}{{printf "%.2f" $row.Measured.Cycles}}{{end}}</td>
 {{range $p := $.R.Predictors}}{{with index $row.Predictions $p}}<td>{{if .Err}}-{{else}}{{printf "%.2f" .Cycles}}{{end}}</td><td class="{{if bad . $row.Measured}}bad{{end}}">{{pct . $row.Measured}}</td>{{end}}{{end}}</tr>
 {{end}}</table>
+{{with .Unmeasured}}<h2>Not measured</h2>
+<table>{{range .}}<tr><td>{{.Kernel}}</td><td class="err">{{.Measured.Err}}</td></tr>{{end}}</table>{{end}}
 <script>
 document.querySelectorAll('#k th').forEach(function(th, col){th.addEventListener('click', function(){
  var t=document.getElementById('k'), rows=Array.prototype.slice.call(t.rows,1);
@@ -229,7 +333,8 @@ document.querySelectorAll('#k th').forEach(function(th, col){th.addEventListener
 `))
 
 // WriteHTML writes a self-contained HTML report with one scatter plot per
-// predictor.
+// predictor, each carrying the host, the date and the command, and the
+// kernels that could not be measured with the reason.
 func WriteHTML(w io.Writer, r *Report) error {
 	type plot struct {
 		Name string
@@ -241,8 +346,15 @@ func WriteHTML(w io.Writer, r *Report) error {
 	for _, p := range names {
 		plots = append(plots, plot{p, scatter(r, p)})
 	}
+	var unmeasured []*Row
+	for _, row := range r.Rows {
+		if row.Measured.Err != nil {
+			unmeasured = append(unmeasured, row)
+		}
+	}
 	return page.Execute(w, struct {
-		R     *Report
-		Plots []plot
-	}{r, plots})
+		R          *Report
+		Plots      []plot
+		Unmeasured []*Row
+	}{r, plots, unmeasured})
 }

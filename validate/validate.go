@@ -14,6 +14,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"gonum.org/v1/gonum/stat"
 
@@ -163,12 +164,24 @@ type Report struct {
 	Predictors []string
 	Rows       []*Row
 	Scores     []Score
+	// Date is when the kernels were measured (RFC 3339), Command the
+	// command line that reproduces the report; the reports give both.
+	Date    string
+	Command string
 }
 
 // Run measures and predicts every kernel and scores the predictors.
 func Run(eng *measure.Engine, ks []*Kernel, preds []Predictor, o measure.Options, host string) *Report {
+	date := time.Now().UTC().Format(time.RFC3339)
+	rep := Build(ks, Measure(eng, ks, o), preds, host)
+	rep.Date = date
+	return rep
+}
+
+// Build predicts every kernel, pairs the predictions with the kernels'
+// measurements (meas, in the order of ks) and scores the predictors.
+func Build(ks []*Kernel, meas []Measured, preds []Predictor, host string) *Report {
 	rep := &Report{Host: host}
-	meas := Measure(eng, ks, o)
 	for _, k := range ks {
 		rep.Rows = append(rep.Rows, &Row{Kernel: k.Name, Predictions: map[string]Prediction{}})
 	}

@@ -219,7 +219,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	}
 	if *htmlOut != "" {
 		var h bytes.Buffer
-		if err := analysis.WriteHTML(&h, reports, files); err != nil {
+		if err := analysis.WriteHTML(&h, reports, files, commandLine("analyze", args)); err != nil {
 			return err
 		}
 		if err := fsutil.WriteFileAtomic(*htmlOut, h.Bytes(), 0o644); err != nil {

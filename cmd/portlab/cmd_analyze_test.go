@@ -97,7 +97,8 @@ func TestAnalyzeJSONAndHTML(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := string(page)
-	for _, want := range []string{"<!DOCTYPE html>", "<svg", "aria-label=\"timeline\"", "aria-label=\"port pressure\"", "chain", "Loop-carried"} {
+	for _, want := range []string{"<!DOCTYPE html>", "<svg", "aria-label=\"timeline\"", "aria-label=\"port pressure\"", "chain", "Loop-carried",
+		"$ portlab analyze --model"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("HTML lacks %q", want)
 		}

@@ -134,7 +134,8 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 		filterNote = *filter
 	}
 	rep := cluster.Analyze(c, model, cluster.AnalysisOptions{Epsilon: *incEps, DisplayUnstable: *unstable,
-		Files: shown, Filter: filterNote, Generated: time.Now(), ModelName: modelName})
+		Files: shown, Filter: filterNote, Generated: time.Now(), ModelName: modelName,
+		Command: commandLine("cluster", args)})
 
 	usedStdout := false
 	if *clustersOut != "" {

@@ -52,6 +52,10 @@ func TestClusterCommandWritesEverything(t *testing.T) {
 	if !strings.Contains(string(page), "<svg") || !strings.Contains(string(page), "cluster-latency.yaml") {
 		t.Errorf("HTML report incomplete")
 	}
+	// The figures say which command draws them.
+	if !strings.Contains(string(page), "$ portlab cluster --benchmarks-file ../../testdata/exegesis/cluster-latency.yaml") {
+		t.Errorf("HTML report does not record the command")
+	}
 	m, err := modeldb.Load(corr)
 	if err != nil {
 		t.Fatal(err)
@@ -157,5 +161,13 @@ func TestClusterErrorsNameTheInput(t *testing.T) {
 		if code != 1 || !strings.Contains(errOut, base) {
 			t.Errorf("%q: exit %d, stderr %q (want 1 and the file named)", args, code, errOut)
 		}
+	}
+}
+
+func TestCommandLineQuotesForTheShell(t *testing.T) {
+	got := commandLine("cluster", []string{"--benchmarks-file", "my sweep.yaml", "--mcpu=sapphirerapids", "it's", "", "a/b-c_d.yaml"})
+	want := `portlab cluster --benchmarks-file 'my sweep.yaml' --mcpu=sapphirerapids 'it'\''s' '' a/b-c_d.yaml`
+	if got != want {
+		t.Errorf("commandLine:\n got %s\nwant %s", got, want)
 	}
 }

@@ -91,6 +91,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	start := time.Now()
 	rep := validate.Run(eng, ks, preds, measure.Options{Reps: *reps, Passes: *passes, MaxPasses: *maxPasses}, fmt.Sprintf("%s (%s)", info.Microarch, info.Signature()))
 	fmt.Fprintf(stderr, "portlab validate: %d kernels measured and predicted in %v\n", len(ks), time.Since(start).Round(time.Millisecond))
+	rep.Command = commandLine("validate", args)
 	if *htmlOut != "" {
 		var b bytes.Buffer
 		if err := validate.WriteHTML(&b, rep); err != nil {

@@ -135,3 +135,21 @@ func parseNoArgs(fs *flag.FlagSet, args []string) error {
 	}
 	return nil
 }
+
+// commandLine is the command a report records as what reproduces it:
+// "portlab NAME ARGS", each argument quoted for a POSIX shell where it
+// needs to be.
+func commandLine(name string, args []string) string {
+	parts := []string{"portlab", name}
+	for _, a := range args {
+		parts = append(parts, shellQuote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=+:,./@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
