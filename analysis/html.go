@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"portlab/internal/textwrap"
 	"portlab/modeldb"
 )
 
@@ -350,36 +351,11 @@ const (
 // lines breaks the caption into lines that fit width pixels.
 func (c figureCaption) lines(width float64) []string {
 	n := int(width / (captionPx * 0.62))
-	out := wrapWords(c.about, n)
+	out := textwrap.Words(c.about, n)
 	if c.command != "" {
-		out = append(out, wrapWords("$ "+c.command, n)...)
+		out = append(out, textwrap.Words("$ "+c.command, n)...)
 	}
 	return out
-}
-
-// wrapWords breaks s at spaces into lines of at most n runes (a longer
-// word gets a line of its own, cut with an ellipsis).
-func wrapWords(s string, n int) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(s) {
-		if r := []rune(w); len(r) > n {
-			w = string(r[:n-1]) + "…"
-		}
-		switch {
-		case line == "":
-			line = w
-		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= n:
-			line += " " + w
-		default:
-			lines = append(lines, line)
-			line = w
-		}
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return lines
 }
 
 func captionSVG(lines []string, x, y float64) string {

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"portlab/internal/textwrap"
 )
 
 // axis maps data values to pixels, linearly or logarithmically.
@@ -128,37 +130,12 @@ type caption struct {
 // captionPx is the caption's font size (class cap, monospace).
 const captionPx = 9.5
 
-// wrap breaks s at spaces into lines of at most n runes (a longer word
-// gets a line of its own, cut with an ellipsis).
-func wrap(s string, n int) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(s) {
-		if r := []rune(w); len(r) > n {
-			w = string(r[:n-1]) + "…"
-		}
-		switch {
-		case line == "":
-			line = w
-		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= n:
-			line += " " + w
-		default:
-			lines = append(lines, line)
-			line = w
-		}
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return lines
-}
-
 // lines returns the caption's lines for a figure width pixels wide.
 func (c caption) lines(width float64) []string {
 	n := int(width / (captionPx * 0.62))
-	out := wrap(c.about, n)
+	out := textwrap.Words(c.about, n)
 	if c.command != "" {
-		out = append(out, wrap("$ "+c.command, n)...)
+		out = append(out, textwrap.Words("$ "+c.command, n)...)
 	}
 	return out
 }

@@ -9,7 +9,8 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
-	"unicode/utf8"
+
+	"portlab/internal/textwrap"
 )
 
 // WriteText prints the per-kernel table and the scores.
@@ -162,8 +163,8 @@ func scatter(r *Report, pred string) template.HTML {
 	}
 	// The title (the predictor) and the legend are wrapped to the width
 	// (13 px bold and 11 px sans-serif: about 7.8 and 6.4 px a character).
-	title := wrapWords(pred, int(math.Floor((W-12)/7.8)))
-	legend := wrapWords(fmt.Sprintf("%d kernels · green line: predicted = measured, band ±10%% · red: off by more than 10%%", len(pts)), int(math.Floor((W-12)/6.4)))
+	title := textwrap.Words(pred, int(math.Floor((W-12)/7.8)))
+	legend := textwrap.Words(fmt.Sprintf("%d kernels · green line: predicted = measured, band ±10%% · red: off by more than 10%%", len(pts)), int(math.Floor((W-12)/6.4)))
 	top := 18 + 16*float64(len(title)) + 13*float64(len(legend)-1) + 14 // below the legend and clear of the top tick label
 	// The axes run between 1-2-5 steps around the values.
 	steps := func(e float64) []float64 { return []float64{math.Pow(10, e), 2 * math.Pow(10, e), 5 * math.Pow(10, e)} }
@@ -249,41 +250,11 @@ func (r *Report) caption(width float64) []string {
 	if r.Date != "" {
 		about += " · measured " + r.Date
 	}
-	lines := wrapWords(about, n)
+	lines := textwrap.Words(about, n)
 	if r.Command != "" {
-		lines = append(lines, wrapWords("$ "+r.Command, n)...)
+		lines = append(lines, textwrap.Words("$ "+r.Command, n)...)
 	}
 	return lines
-}
-
-// wrapWords breaks s at spaces into lines of at most n runes (a longer
-// word gets a line of its own, cut with an ellipsis).
-func wrapWords(s string, n int) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(s) {
-		w = truncate(w, n)
-		switch {
-		case line == "":
-			line = w
-		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= n:
-			line += " " + w
-		default:
-			lines = append(lines, line)
-			line = w
-		}
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return lines
-}
-
-func truncate(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 var page = template.Must(template.New("v").Funcs(template.FuncMap{
