@@ -71,7 +71,7 @@ type Options struct {
 	// whose speed a slower state of the core can hold down for a while:
 	// vector load-op forms on this project's Granite Rapids guests run
 	// 8-20 % slower in stretches of a few hundred milliseconds that no
-	// canary sees (see README). A fresh worker per pass, because on Zen 4
+	// canary sees (docs/method.md, "Passes"). A fresh worker per pass, because on Zen 4
 	// a worker keeps one of two steady states for its lifetime
 	// (vfmadd231pd ymm beside vaddpd ymm 1.05x or 1.2x the disjoint-port
 	// time in every job of one process).
