@@ -621,7 +621,7 @@ func (e *Engine) attempt(g *groupRun, o Options) (again bool, spawned []*groupRu
 			converged = false
 		}
 		if k == 0 {
-			e.noteTpCanary(g.layout[k].Estimate(ts))
+			e.tpRef.Note(g.layout[k].Estimate(ts))
 		}
 	}
 	return !converged && g.attempt <= o.MaxRetries, nil
@@ -637,42 +637,13 @@ func (e *Engine) converged(est perf.Estimate, p *prepared, o Options) bool {
 	if !est.Converged(o.RelTol, o.AbsTol*float64(p.instrs)) {
 		return false
 	}
-	ref := e.tpReference()
+	ref := e.tpRef.Value()
 	return ref <= 0 || est.TpCanary <= ref*(1+SiblingSlack)
 }
 
 // SiblingSlack is how much slower than the engine's fastest the throughput
 // canary of a converged estimate may be.
 const SiblingSlack = 0.03
-
-// noteTpCanary remembers a job's throughput canary (from the job's own
-// floors) for tpReference.
-func (e *Engine) noteTpCanary(est perf.Estimate) {
-	if est.Reps < 2 || !(est.TpCanary > 0) || est.TpUncertainty > 0.005*est.TpCanary || math.Abs(est.LatCanary/perf.LatCanaryExpected-1) > 0.01 {
-		return
-	}
-	e.tpCanaries = append(e.tpCanaries, est.TpCanary)
-	if len(e.tpCanaries) > 64 {
-		// Keep the fastest half and the newest: the reference is the
-		// second fastest.
-		slices.Sort(e.tpCanaries)
-		e.tpCanaries = e.tpCanaries[:32]
-	}
-}
-
-// tpReference is the throughput canary of this engine's quiet moments: the
-// second fastest of its jobs' canaries (two jobs must agree, so one job
-// that read too fast cannot make every later one look slow), 0 before two
-// jobs have run. It lives in memory only: a new host needs none, and no
-// file can carry a poisoned value from one run to the next.
-func (e *Engine) tpReference() float64 {
-	if len(e.tpCanaries) < 2 {
-		return 0
-	}
-	s := slices.Clone(e.tpCanaries)
-	slices.Sort(s)
-	return s[1]
-}
 
 // complete turns a finished group's repetitions into its measurements.
 func (e *Engine) complete(g *groupRun, o Options) {
@@ -693,7 +664,7 @@ func (e *Engine) complete(g *groupRun, o Options) {
 		m.Reps, m.Clean = est.Reps, est.Reps-est.Disturbed
 		m.Clock.CyclesPerTick = est.CyclesPerTick
 		if !m.Converged {
-			m.Warnings = append(m.Warnings, notConverged(est, p, o, e.tpReference()))
+			m.Warnings = append(m.Warnings, notConverged(est, p, o, e.tpRef.Value()))
 		}
 		if f := m.Clock.FrequencyFactor; f > 1.02 || (f > 0 && f < 0.98) {
 			m.Warnings = append(m.Warnings, fmt.Sprintf("the frequency probe after this snippet read %.3fx the calibration's ticks per cycle: a clock change (or a busy SMT sibling) may skew it by that much", f))

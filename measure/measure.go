@@ -146,9 +146,9 @@ type Engine struct {
 	Host   Host
 	// Recorder, when set, writes the raw repetitions of noisy benchmarks.
 	Recorder *Recorder
-	// tpCanaries are the throughput canaries of the jobs run so far, for
-	// tpReference.
-	tpCanaries []float64
+	// tpRef is the throughput canary of this run's quiet moments (see
+	// converged).
+	tpRef perf.CanaryReference
 	// Stats accounts for the engine's time, so a slow run can say whether
 	// it measured, assembled or waited for a quiet machine.
 	Stats EngineStats

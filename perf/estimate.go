@@ -289,3 +289,37 @@ func (l Layout) Estimate(ts []Timing) Estimate {
 	}
 	return e
 }
+
+// CanaryReference is the throughput canary of a run's quiet moments: the
+// second fastest of its jobs' canaries, counted only from jobs whose own
+// canary floors are sure (uncertainty within 0.5 %) and whose latency
+// canary reads LatCanaryExpected within 1 %. Two jobs must agree, so one
+// job that read too fast cannot make every later one look slow. It lives
+// in memory for one run: a new host needs none, and no file can carry a
+// poisoned value from one run to the next.
+type CanaryReference struct {
+	canaries []float64
+}
+
+// Note records a job's estimate (from that job's repetitions alone).
+func (r *CanaryReference) Note(e Estimate) {
+	if e.Reps < 2 || !(e.TpCanary > 0) || e.TpUncertainty > 0.005*e.TpCanary || math.Abs(e.LatCanary/LatCanaryExpected-1) > 0.01 {
+		return
+	}
+	r.canaries = append(r.canaries, e.TpCanary)
+	if len(r.canaries) > 64 {
+		// The reference needs only the fastest few.
+		slices.Sort(r.canaries)
+		r.canaries = r.canaries[:32]
+	}
+}
+
+// Value is the reference, 0 before two jobs have been noted.
+func (r *CanaryReference) Value() float64 {
+	if len(r.canaries) < 2 {
+		return 0
+	}
+	s := slices.Clone(r.canaries)
+	slices.Sort(s)
+	return s[1]
+}

@@ -100,38 +100,19 @@ var scenarios = []scenario{
 	{"all at once", Noise{InterruptEvery: 300, InterruptMean: 8, ClockDwell: 1500, ClockSlow: 0.04, SiblingOn: 3000, SiblingOff: 1500, SiblingMin: 0.03, SiblingMax: 0.35}, SynthCode{Cycles: 4, Instructions: 16, Throughput: true}},
 }
 
-// tpRef is the engine's reference for the throughput canary: the second
-// fastest of the jobs' canaries so far (measure.Engine.tpReference).
-type tpRef struct{ canaries []float64 }
-
-func (r *tpRef) note(e Estimate) {
-	if e.Reps >= 2 && e.TpCanary > 0 && e.TpUncertainty <= 0.005*e.TpCanary && math.Abs(e.LatCanary/LatCanaryExpected-1) <= 0.01 {
-		r.canaries = append(r.canaries, e.TpCanary)
-	}
-}
-
-func (r *tpRef) ref() float64 {
-	if len(r.canaries) < 2 {
-		return 0
-	}
-	s := slices.Clone(r.canaries)
-	slices.Sort(s)
-	return s[1]
-}
-
 // adaptive runs jobs of 11 repetitions until the estimate converges (0.5 %
 // or 0.002 cycles per instruction, the throughput canary within 3 % of the
 // run's reference) or five jobs have run, as the engine does, and returns
 // all the repetitions and whether it converged.
-func adaptive(s *Synthesizer, instrs int, ref *tpRef) ([]Timing, bool) {
+func adaptive(s *Synthesizer, instrs int, ref *CanaryReference) ([]Timing, bool) {
 	var ts []Timing
 	l := s.Layout()
 	for range 5 {
 		job := s.Job(11)
-		ref.note(l.Estimate(job))
+		ref.Note(l.Estimate(job))
 		ts = append(ts, job...)
 		e := l.Estimate(ts)
-		if r := ref.ref(); e.Converged(0.005, 0.002*float64(instrs)) && (r == 0 || e.TpCanary <= r*1.03) {
+		if r := ref.Value(); e.Converged(0.005, 0.002*float64(instrs)) && (r == 0 || e.TpCanary <= r*1.03) {
 			return ts, true
 		}
 	}
@@ -154,7 +135,7 @@ func compare(sc scenario, seeds int) (map[string]*outcome, float64, int) {
 		out[c.name] = &outcome{}
 	}
 	reps, converged := 0, 0
-	ref := &tpRef{}
+	ref := &CanaryReference{}
 	for seed := range seeds {
 		s := NewSynthesizer(sc.noise, sc.code, uint64(seed)+1)
 		ts, ok := adaptive(s, sc.code.Instructions, ref)
