@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"portlab/internal/textwrap"
+	"portlab/internal/figure"
 	"portlab/modeldb"
 )
 
@@ -243,7 +243,7 @@ func pressureSVG(r *Report, cap figureCaption) template.HTML {
 		}
 		maxLabel = math.Max(maxLabel, monoWidth(k.Ports[p], 11))
 	}
-	step := niceStep(maxV * 1.05 / 4)
+	step := figure.NiceStep(maxV * 1.05 / 4)
 	maxV = math.Ceil(maxV*1.05/step) * step
 	// Port names wider than their slot are written slanted.
 	slant := maxLabel > float64(slot-4)
@@ -317,20 +317,6 @@ func trimNum(v float64) string {
 	return t
 }
 
-// niceStep rounds raw up to 1, 2, 2.5 or 5 times a power of ten.
-func niceStep(raw float64) float64 {
-	if raw <= 0 {
-		return 1
-	}
-	e := math.Pow(10, math.Floor(math.Log10(raw)))
-	for _, m := range []float64{1, 2, 2.5, 5, 10} {
-		if m*e >= raw-1e-12 {
-			return m * e
-		}
-	}
-	return 10 * e
-}
-
 // monoWidth estimates the width in pixels of s set in a monospace font of
 // size px (an advance of 0.6 em; 0.62 leaves room).
 func monoWidth(s string, px float64) float64 {
@@ -351,9 +337,9 @@ const (
 // lines breaks the caption into lines that fit width pixels.
 func (c figureCaption) lines(width float64) []string {
 	n := int(width / (captionPx * 0.62))
-	out := textwrap.Words(c.about, n)
+	out := figure.Words(c.about, n)
 	if c.command != "" {
-		out = append(out, textwrap.Words("$ "+c.command, n)...)
+		out = append(out, figure.Words("$ "+c.command, n)...)
 	}
 	return out
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"portlab/internal/textwrap"
+	"portlab/internal/figure"
 )
 
 // axis maps data values to pixels, linearly or logarithmically.
@@ -47,23 +47,10 @@ func newAxis(vals []float64, p0, p1 float64, allowLog bool) axis {
 		hi = lo + 1
 	}
 	span := hi - lo
-	step := niceStep(span / 5)
+	step := figure.NiceStep(span / 5)
 	a.lo = math.Floor(lo/step) * step
 	a.hi = math.Ceil((hi+span*0.04)/step) * step
 	return a
-}
-
-func niceStep(raw float64) float64 {
-	if raw <= 0 {
-		return 1
-	}
-	e := math.Pow(10, math.Floor(math.Log10(raw)))
-	for _, m := range []float64{1, 2, 2.5, 5, 10} {
-		if m*e >= raw {
-			return m * e
-		}
-	}
-	return 10 * e
 }
 
 func (a axis) px(v float64) float64 {
@@ -94,7 +81,7 @@ func (a axis) ticks() []float64 {
 		}
 		return out
 	}
-	step := niceStep((a.hi - a.lo) / 5)
+	step := figure.NiceStep((a.hi - a.lo) / 5)
 	for v := a.lo; v <= a.hi+step*1e-9; v += step {
 		out = append(out, math.Round(v/step)*step)
 	}
@@ -133,9 +120,9 @@ const captionPx = 9.5
 // lines returns the caption's lines for a figure width pixels wide.
 func (c caption) lines(width float64) []string {
 	n := int(width / (captionPx * 0.62))
-	out := textwrap.Words(c.about, n)
+	out := figure.Words(c.about, n)
 	if c.command != "" {
-		out = append(out, textwrap.Words("$ "+c.command, n)...)
+		out = append(out, figure.Words("$ "+c.command, n)...)
 	}
 	return out
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"portlab/internal/textwrap"
+	"portlab/internal/figure"
 )
 
 // WriteText prints the per-kernel table and the scores.
@@ -163,8 +163,8 @@ func scatter(r *Report, pred string) template.HTML {
 	}
 	// The title (the predictor) and the legend are wrapped to the width
 	// (13 px bold and 11 px sans-serif: about 7.8 and 6.4 px a character).
-	title := textwrap.Words(pred, int(math.Floor((W-12)/7.8)))
-	legend := textwrap.Words(fmt.Sprintf("%d kernels · green line: predicted = measured, band ±10%% · red: off by more than 10%%", len(pts)), int(math.Floor((W-12)/6.4)))
+	title := figure.Words(pred, int(math.Floor((W-12)/7.8)))
+	legend := figure.Words(fmt.Sprintf("%d kernels · green line: predicted = measured, band ±10%% · red: off by more than 10%%", len(pts)), int(math.Floor((W-12)/6.4)))
 	top := 18 + 16*float64(len(title)) + 13*float64(len(legend)-1) + 14 // below the legend and clear of the top tick label
 	// The axes run between 1-2-5 steps around the values.
 	steps := func(e float64) []float64 { return []float64{math.Pow(10, e), 2 * math.Pow(10, e), 5 * math.Pow(10, e)} }
@@ -250,9 +250,9 @@ func (r *Report) caption(width float64) []string {
 	if r.Date != "" {
 		about += " · measured " + r.Date
 	}
-	lines := textwrap.Words(about, n)
+	lines := figure.Words(about, n)
 	if r.Command != "" {
-		lines = append(lines, textwrap.Words("$ "+r.Command, n)...)
+		lines = append(lines, figure.Words("$ "+r.Command, n)...)
 	}
 	return lines
 }

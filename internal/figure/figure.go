@@ -1,9 +1,10 @@
-// Package textwrap breaks text into lines for the SVG figures of the HTML
-// reports (cluster, analyze, validate), which have no text layout of their
-// own.
-package textwrap
+// Package figure holds what the SVG figures of the HTML reports (cluster,
+// analyze, validate) share: text broken into lines (SVG has no text
+// layout of its own) and axis steps.
+package figure
 
 import (
+	"math"
 	"strings"
 	"unicode/utf8"
 )
@@ -31,4 +32,19 @@ func Words(s string, n int) []string {
 		lines = append(lines, line)
 	}
 	return lines
+}
+
+// NiceStep rounds raw up to 1, 2, 2.5 or 5 times a power of ten: an axis
+// step a reader can add up.
+func NiceStep(raw float64) float64 {
+	if raw <= 0 {
+		return 1
+	}
+	e := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*e >= raw-1e-12 {
+			return m * e
+		}
+	}
+	return 10 * e
 }
