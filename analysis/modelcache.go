@@ -46,27 +46,69 @@ func cacheDir() string {
 // HostCPU returns the host's LLVM CPU name (hostcpu.Detect), remembered
 // per /proc/cpuinfo signature.
 func HostCPU() (string, error) {
+	cpu, _, err := HostIdentity()
+	return cpu, err
+}
+
+// HostIdentity returns the host's LLVM CPU name and CPUID signature
+// (hostcpu.Info.Signature), remembered per /proc/cpuinfo signature.
+func HostIdentity() (llvmCPU, signature string, err error) {
 	sig := cpuinfoSignature()
 	dir := cacheDir()
 	path := ""
 	if sig != "" && dir != "" {
 		path = filepath.Join(dir, "host-"+sig)
 		if b, err := os.ReadFile(path); err == nil {
-			if s := strings.TrimSpace(string(b)); s != "" {
-				return s, nil
+			// "cpu signature"; older caches hold the CPU alone.
+			if f := strings.Fields(string(b)); len(f) == 2 {
+				return f[0], f[1], nil
 			}
 		}
 	}
 	info, err := hostcpu.Detect()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if path != "" {
 		if os.MkdirAll(dir, 0o755) == nil {
-			_ = fsutil.WriteFileAtomic(path, []byte(info.Microarch+"\n"), 0o644)
+			_ = fsutil.WriteFileAtomic(path, []byte(info.Microarch+" "+info.Signature()+"\n"), 0o644)
 		}
 	}
-	return info.Microarch, nil
+	return info.Microarch, info.Signature(), nil
+}
+
+// HostModel returns the model for this host: the user's model of its CPU
+// signature (modeldb.HostModel; `portlab characterize` writes it) through
+// an on-disk index like DefaultModel's, else DefaultModel. The note names
+// the model used when it is not the host CPU's own embedded one.
+func HostModel() (m *modeldb.Model, note string, err error) {
+	cpu, sig, err := HostIdentity()
+	if err != nil {
+		return nil, "", fmt.Errorf("the host CPU is unknown: %v", err)
+	}
+	path, err := modeldb.UserModelPath(sig)
+	if err == nil {
+		if raw, rerr := os.ReadFile(path); rerr == nil {
+			note = "the model of this host in " + path
+			dir := cacheDir()
+			idx := ""
+			if dir != "" {
+				idx = filepath.Join(dir, fmt.Sprintf("user-%s-%x.idx", sig, murmur3.Sum64(raw)))
+				if m, err := loadIndex(idx); err == nil {
+					return m, note, nil
+				}
+			}
+			um, err := modeldb.Parse(path, raw, modeldb.LoadOptions{})
+			if err != nil {
+				return nil, "", err
+			}
+			if idx != "" && writeIndex(dir, idx, um) == nil {
+				pruneCache(dir, "user-"+sig+"-*.idx", filepath.Base(idx))
+			}
+			return um, note, nil
+		}
+	}
+	return DefaultModel(cpu)
 }
 
 // cpuinfoSignature hashes the first processor's identification lines.

@@ -23,9 +23,9 @@ import (
 //go:embed models
 var embedded embed.FS
 
-// ModelInfo describes an embedded model.
+// ModelInfo describes an embedded model, or a user's (UserModels).
 type ModelInfo struct {
-	File    string // file name under models/
+	File    string // file name under models/; a user model's path
 	Name    string
 	LLVMCPU string
 	Forms   int
@@ -34,6 +34,8 @@ type ModelInfo struct {
 	// Hash is a murmur3 hash of the file as embedded: it changes exactly
 	// when the model does (caches derived from a model key on it).
 	Hash uint64
+	// Signature is the CPU signature of a user's model (UserModels).
+	Signature string `json:",omitempty"`
 }
 
 var embeddedModels struct {

@@ -92,6 +92,9 @@ func runPorts(eng *measure.Engine, o Options, forms []*isa.Form, mt *measuredTim
 			if o.Progress != nil {
 				o.Progress(i+1, len(forms), "ports: "+f.Name())
 			}
+			if o.stopped() {
+				return ErrStopped
+			}
 		}
 	}
 	if len(batch) > 0 {
@@ -229,4 +232,23 @@ func vectorOperands(f *isa.Form) (vector, wide bool) {
 		}
 	}
 	return vector, wide
+}
+
+// PortMixCount is how many port-conflict mixes ports mode measures for
+// form f with the default probes the host runs (has; nil: all): what a
+// time budget plans by.
+func PortMixCount(f *isa.Form, has func(string) bool) int {
+	var base []*isa.Form
+	for _, n := range DefaultProbes {
+		if p, ok := isa.Lookup(n); ok && (has == nil || p.Supported(has)) && gen.Unmeasurable(p) == "" {
+			base = append(base, p)
+		}
+	}
+	n := 0
+	for _, p := range probesFor(f, base) {
+		if p.Name() != f.Name() && (has == nil || p.Supported(has)) {
+			n++
+		}
+	}
+	return n
 }

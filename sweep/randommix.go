@@ -153,6 +153,9 @@ func runRandomMixes(eng *measure.Engine, o Options, forms []*isa.Form, mt *measu
 		if o.Progress != nil {
 			o.Progress(start+len(batch), len(todo), what)
 		}
+		if o.stopped() {
+			return ErrStopped
+		}
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -87,6 +88,10 @@ type Options struct {
 	NoisyPause  time.Duration
 	// Progress is called after every batch.
 	Progress func(done, total int, current string)
+	// Stop, when set, is asked after every batch whether to stop: Run then
+	// returns ErrStopped, with everything measured so far in Out (a
+	// resumed sweep goes on from there). A time budget uses it.
+	Stop func() bool
 	// Host identifies the machine in results: CPUName (LLVM's name),
 	// HostSig (the CPU type, hostcpu.Info.Signature) and HostInfo (written
 	// on every result; see HostInfo). Has filters Forms to those the host
@@ -95,6 +100,12 @@ type Options struct {
 	HostInfo         *results.HostInfo
 	Has              func(feature string) bool
 }
+
+// ErrStopped is what Run returns when Options.Stop asked it to stop.
+var ErrStopped = errors.New("sweep stopped before its end")
+
+// stopped asks Options.Stop.
+func (o Options) stopped() bool { return o.Stop != nil && o.Stop() }
 
 // formCost is FormCost in the sweep's modes.
 func (o Options) formCost(f *isa.Form) float64 {
@@ -396,6 +407,9 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 		if o.Progress != nil {
 			o.Progress(hi, total, forms[hi-1].Name())
 		}
+		if o.stopped() {
+			return nil, ErrStopped
+		}
 	}
 	if o.Ports {
 		if err := runPorts(eng, o, forms, times, done, w, sum); err != nil {
@@ -469,6 +483,9 @@ func remeasureNoisy(eng *measure.Engine, o Options, prior []*results.Benchmark, 
 				done += len(chunk)
 				if o.Progress != nil {
 					o.Progress(done, len(todo), fmt.Sprintf("noisy results measured again (round %d of %d)", round+1, rounds))
+				}
+				if o.stopped() {
+					return ErrStopped
 				}
 			}
 		}

@@ -10,6 +10,7 @@ package validate
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"sort"
@@ -34,9 +35,20 @@ type Kernel struct {
 // Load reads kernel files (assembly with optional LLVM-MCA-BEGIN/END
 // regions, ELF objects, or hex with hex=true) into kernels, one per region.
 func Load(paths []string, opt input.Options) ([]*Kernel, error) {
+	return LoadFS(nil, paths, opt)
+}
+
+// LoadFS is Load reading the paths from fsys (nil: the file system).
+func LoadFS(fsys fs.FS, paths []string, opt input.Options) ([]*Kernel, error) {
 	var out []*Kernel
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		var data []byte
+		var err error
+		if fsys == nil {
+			data, err = os.ReadFile(p)
+		} else {
+			data, err = fs.ReadFile(fsys, p)
+		}
 		if err != nil {
 			return nil, err
 		}

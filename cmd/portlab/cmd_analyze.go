@@ -25,7 +25,7 @@ func init() {
 
 func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("analyze", stderr)
-	modelPath := fs.String("model", "", "machine model file (portlab YAML or OSACA); default: the host's embedded model")
+	modelPath := fs.String("model", "", "machine model file (portlab YAML or OSACA); default: the host's own (portlab characterize), else its embedded model")
 	mcpu := fs.String("mcpu", "", "use LLVM's scheduling model for this CPU (imported through llvm-mca for the forms the input uses), e.g. skylake, znver3")
 	iterations := fs.Int("iterations", analysis.DefaultIterations, "iterations of each region to simulate")
 	dispatch := fs.Int("dispatch", 0, "dispatch width in micro-ops per cycle (default: the model's)")
@@ -251,7 +251,7 @@ func readInput(f string) ([]byte, string, error) {
 }
 
 // analyzeModel loads --model, imports --mcpu for the forms the regions
-// use, or finds the host's embedded model.
+// use, or finds the host's model (analysis.HostModel).
 func analyzeModel(path, mcpu string, regions []*input.Region, stderr io.Writer) (*modeldb.Model, []string, error) {
 	warn := func(msg string) { fmt.Fprintf(stderr, "portlab analyze: warning: %s\n", msg) }
 	switch {
@@ -290,11 +290,7 @@ func analyzeModel(path, mcpu string, regions []*input.Region, stderr io.Writer) 
 		}
 		return m, notes, nil
 	}
-	cpu, err := analysis.HostCPU()
-	if err != nil {
-		return nil, nil, fmt.Errorf("no --model or --mcpu, and the host CPU is unknown: %v", err)
-	}
-	m, note, err := analysis.DefaultModel(cpu)
+	m, note, err := analysis.HostModel()
 	if err != nil {
 		return nil, nil, fmt.Errorf("no --model or --mcpu given and %v", err)
 	}

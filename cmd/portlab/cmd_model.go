@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -34,12 +35,14 @@ subcommands:
                                             build a model from measurements, inferring ports
   diff A B                                  what changed between two models, largest first
   show [--model M] FORM|GLOB                one form in detail, or a table for a glob
-  list                                      the embedded models
+  list                                      the embedded models and this user's (portlab characterize)
   eval --model M RESULTS...                 predict measured mixes and report the error
   check FILE...                             validate model files
 
 A MODEL argument is a file, an embedded model's file name or LLVM CPU
-(see 'portlab model list'), or "host" (the host's embedded model).
+(see 'portlab model list'), or "host": the model 'portlab characterize'
+built for this host's CPU signature when there is one, else the embedded
+model of its CPU or the nearest one.
 run 'portlab model <subcommand> -h' for its flags`
 
 func runModel(args []string, stdout, stderr io.Writer) error {
@@ -77,12 +80,14 @@ func loadModelArg(spec string, lenient bool, stderr io.Writer) (*modeldb.Model, 
 		if err != nil {
 			return nil, fmt.Errorf("host model: %v", err)
 		}
-		m, exact, err := modeldb.Nearest(info.Microarch)
+		m, where, exact, err := modeldb.HostModel(info.Signature(), info.Microarch)
 		if err != nil {
-			return nil, fmt.Errorf("host (%s): %v; pass --model FILE", info.Microarch, err)
+			return nil, fmt.Errorf("host (%s, %s): %v; pass --model FILE or run 'portlab characterize'", info.Microarch, info.Signature(), err)
 		}
 		if !exact {
-			fmt.Fprintf(stderr, "portlab model: no embedded model for this host's CPU (%s); using %s, the nearest\n", info.Microarch, m.Label())
+			fmt.Fprintf(stderr, "portlab model: no model for this host's CPU (%s, %s); using %s, the nearest (run 'portlab characterize' to build this host's own)\n", info.Microarch, info.Signature(), m.Label())
+		} else if where != "embedded" {
+			fmt.Fprintf(stderr, "portlab model: using this host's model %s\n", where)
 		}
 		return m, nil
 	}
@@ -495,17 +500,32 @@ func runModelList(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	users, err := modeldb.UserModels()
+	if err != nil {
+		return err
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(infos)
+		return enc.Encode(struct {
+			Embedded []modeldb.ModelInfo `json:"embedded"`
+			User     []modeldb.ModelInfo `json:"user"`
+		}{infos, users})
 	}
 	if len(infos) == 0 {
 		fmt.Fprintln(stdout, "no embedded models")
-		return nil
 	}
 	for _, i := range infos {
 		fmt.Fprintf(stdout, "%-32s %-16s %5d forms  %s (%s)\n  %s\n", i.File, i.LLVMCPU, i.Forms, i.Source, i.From, i.Name)
+	}
+	dir, _ := modeldb.UserModelDir()
+	if len(users) == 0 {
+		fmt.Fprintf(stdout, "\nno models of your own in %s (portlab characterize builds this host's)\n", dir)
+		return nil
+	}
+	fmt.Fprintf(stdout, "\nyour models (%s), used by default on a host of their CPU signature:\n", dir)
+	for _, i := range users {
+		fmt.Fprintf(stdout, "%-32s %-16s %5d forms  %s (%s)\n  %s\n", filepath.Base(i.File), i.LLVMCPU, i.Forms, i.Source, i.From, i.Name)
 	}
 	return nil
 }

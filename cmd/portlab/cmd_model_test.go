@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"portlab/hostcpu"
 	"portlab/modeldb"
 )
 
@@ -226,5 +227,32 @@ func TestModelEvalMixSet(t *testing.T) {
 	// The fixture has port mixes only: asking for the random ones says so.
 	if code := run([]string{"model", "eval", "--model", "../../testdata/models/synthetic-zen4.yml", "--mixes", "random", "../../testdata/models/sweep-results.yaml"}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "no random mixes in") {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// The model characterize installs for this host's signature is what
+// "host" means, and model list shows it.
+func TestHostModelIsTheUsersOwn(t *testing.T) {
+	info, err := hostcpu.Detect()
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Setenv("PORTLAB_MODEL_DIR", t.TempDir())
+	m, err := modeldb.Embedded("llvm14-znver3.yml.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Name = "this host's own"
+	path, _ := modeldb.UserModelPath(info.Signature())
+	if err := m.SaveWith(path, modeldb.MarshalOptions{Compact: true}); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runModelCmd(t, "show", "add r64, r64")
+	if code != 0 || !strings.Contains(stdout, "1*p[ALU0,ALU1,ALU2,ALU3]") || !strings.Contains(stderr, path) {
+		t.Errorf("show with the host's model: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, _ = runModelCmd(t, "list")
+	if code != 0 || !strings.Contains(stdout, filepath.Base(path)) || !strings.Contains(stdout, "this host's own") {
+		t.Errorf("list: exit %d\n%s", code, stdout)
 	}
 }

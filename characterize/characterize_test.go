@@ -1,0 +1,203 @@
+package characterize
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"portlab/analysis/input"
+	"portlab/isa"
+	"portlab/measure"
+	"portlab/modeldb"
+	"portlab/sweep"
+	"portlab/validate"
+)
+
+func TestMakePlan(t *testing.T) {
+	counts := []int{10, 10, 10, 10} // 40 port mixes in all
+	// Time for everything: every form's port mixes, the rest fit mixes.
+	p := MakePlan(1000, 0.01, 1, counts)
+	if p.PortsForms != 4 || p.PortMixes != 40 {
+		t.Errorf("plenty of time: %d forms, %d mixes; want all 4, 40", p.PortsForms, p.PortMixes)
+	}
+	spend := 1000.0 - buildFixed - predictFixed - 3
+	want := int(spend/(0.01+buildPerMix)) - 40
+	if p.FitMixes != min(want, maxFitMixes) {
+		t.Errorf("fit mixes %d, want %d", p.FitMixes, min(want, maxFitMixes))
+	}
+	if s := p.Seconds(); s > 1000 {
+		t.Errorf("the plan needs %.0f s of the 1000 it had", s)
+	}
+	// Little time: port mixes take at most their share, whole forms only.
+	many := make([]int, 1000)
+	for i := range many {
+		many[i] = 13
+	}
+	p = MakePlan(buildFixed+predictFixed+3+100*(0.01+buildPerMix), 0.01, 1, many)
+	if p.PortMixes > int(portsShare*100) || p.PortMixes%13 != 0 || p.PortsForms != p.PortMixes/13 {
+		t.Errorf("100 mixes of time: %d port mixes of %d forms", p.PortMixes, p.PortsForms)
+	}
+	if p.PortMixes+p.FitMixes > 100 {
+		t.Errorf("100 mixes of time: %d + %d planned", p.PortMixes, p.FitMixes)
+	}
+	// No time: nothing.
+	if p := MakePlan(10, 0.01, 1, many); p.PortMixes != 0 || p.FitMixes != 0 {
+		t.Errorf("no time: %+v", p)
+	}
+}
+
+func TestPortsOrder(t *testing.T) {
+	var forms []*isa.Form
+	names := []string{"vaddpd zmm {k}, zmm, zmm", "add r64, m64", "vaddpd zmm, zmm, zmm", "add r64, r64", "lea r64, m", "vaddpd ymm, ymm, ymm"}
+	for _, n := range names {
+		f, ok := isa.Lookup(n)
+		if !ok {
+			t.Fatalf("no form %q", n)
+		}
+		forms = append(forms, f)
+	}
+	got := PortsOrder(forms)
+	tier := map[string]int{}
+	for _, f := range got {
+		tier[f.Name()] = portsTier(f)
+	}
+	want := map[string]int{"add r64, r64": 0, "vaddpd ymm, ymm, ymm": 0, "lea r64, m": 0, "vaddpd zmm, zmm, zmm": 1, "add r64, m64": 2, "vaddpd zmm {k}, zmm, zmm": 3}
+	for n, w := range want {
+		if tier[n] != w {
+			t.Errorf("%s: tier %d, want %d", n, tier[n], w)
+		}
+	}
+	for i := 1; i < len(got); i++ {
+		if portsTier(got[i-1]) > portsTier(got[i]) {
+			t.Errorf("order %s before %s", got[i-1].Name(), got[i].Name())
+		}
+	}
+	// The order is the same on every run.
+	again := PortsOrder(forms)
+	for i := range got {
+		if got[i] != again[i] {
+			t.Fatal("PortsOrder is not deterministic")
+		}
+	}
+}
+
+// A run interrupted after a step and resumed finishes without measuring
+// again what it had, and a finished run resumed rebuilds the same model.
+func TestInterruptedRunResumes(t *testing.T) {
+	if _, err := exec.LookPath("as"); err != nil {
+		t.Skip("GNU as not installed")
+	}
+	eng, info, err := measure.NewHostEngine(-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	forms, err := sweep.Select([]string{"add r64, r64", "imul r64, r64", "shl r64, imm8", "vaddpd ymm, ymm, ymm", "vpaddd ymm, ymm, ymm"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks, err := validate.Load([]string{"../testdata/kernels/int_add_chain.s", "../testdata/kernels/imul_indep.s"}, input.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PORTLAB_MODEL_DIR", t.TempDir())
+	dir := t.TempDir()
+	out := filepath.Join(t.TempDir(), "m.yml")
+	o := Options{Engine: eng, Host: info, Budget: time.Minute, Dir: dir, Forms: forms, Kernels: ks, ValidationMixes: 20,
+		Install: true, Outputs: []string{out}, Measure: measure.Options{MaxRetries: 1, RetryBackoff: time.Millisecond}, stopAfter: "validation", Log: testLog{t}}
+	if _, err := Run(o); !errors.Is(err, errInterrupted) {
+		t.Fatalf("first part: %v, want the interruption", err)
+	}
+	st1 := readState(t, dir)
+	if !st1.Done["sweep"] || !st1.Done["validation"] || st1.Done["ports"] || st1.Plan == nil {
+		t.Fatalf("state after the validation step: %+v", st1)
+	}
+	// Without --resume the directory is refused, naming the way on.
+	o.stopAfter = ""
+	if _, err := Run(o); err == nil || !strings.Contains(err.Error(), "--resume") {
+		t.Fatalf("a second run without Resume: %v", err)
+	}
+	o.Resume = true
+	rep, err := Run(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st2 := readState(t, dir)
+	for _, s := range []string{"sweep", "kernels", "validation"} {
+		if st2.Counts[s] != st1.Counts[s] {
+			t.Errorf("%s: %d benchmarks after resuming, %d before: measured again", s, st2.Counts[s], st1.Counts[s])
+		}
+	}
+	if *st2.Plan != *st1.Plan {
+		t.Errorf("plan changed on resuming: %+v, then %+v", st1.Plan, st2.Plan)
+	}
+	if len(rep.Mixes) == 0 || rep.Mixes[0].N == 0 {
+		t.Errorf("no validation mixes scored: %+v", rep.Mixes)
+	}
+	if len(rep.Kernels) == 0 || rep.Kernels[0].N != 2 {
+		t.Errorf("kernel scores %+v, want 2 kernels for the new model", rep.Kernels)
+	}
+	user, err := modeldb.UserModelPath(info.Signature())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := modeldb.LoadFile(user, modeldb.LoadOptions{})
+	if err != nil {
+		t.Fatalf("the installed model: %v", err)
+	}
+	if e, ok := m.Lookup("imul r64, r64"); !ok || e.Provenance == nil || e.Provenance.Source != modeldb.SourceMeasured {
+		t.Errorf("installed model's imul r64, r64: %+v", e)
+	}
+	first, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Resumed once more, the finished run measures nothing and writes the
+	// same model.
+	if _, err := Run(o); err != nil {
+		t.Fatal(err)
+	}
+	st3 := readState(t, dir)
+	for s, n := range st2.Counts {
+		if st3.Counts[s] != n {
+			t.Errorf("%s: measured again in a finished run (%d, then %d)", s, n, st3.Counts[s])
+		}
+	}
+	second, _ := os.ReadFile(out)
+	if !bytes.Equal(first, second) {
+		t.Error("a finished run resumed wrote another model")
+	}
+	var text bytes.Buffer
+	WriteText(&text, rep)
+	for _, want := range []string{"validation draw", "kernels measured on this host", "time per step", "sweep"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, text.String())
+		}
+	}
+}
+
+func readState(t *testing.T, dir string) *state {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, stateFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st state
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	return &st
+}
+
+type testLog struct{ t *testing.T }
+
+func (l testLog) Write(b []byte) (int, error) {
+	l.t.Log(strings.TrimRight(string(b), "\n"))
+	return len(b), nil
+}

@@ -1,0 +1,159 @@
+package characterize
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/twmb/murmur3"
+
+	"portlab/isa"
+	"portlab/sweep"
+)
+
+// Plan is how a run spends its budget on mixes once the sweep, the kernels
+// and the validation draw are measured. It is written to the state once
+// and followed from then on, so a resumed run measures what an
+// uninterrupted one would.
+type Plan struct {
+	// Left is the time, seconds, that was left for mixes and the build
+	// when the plan was made; MixSeconds what one mix cost in the
+	// validation draw (the engine's time per mix) and LoadSeconds what
+	// reading the results file took.
+	Left        float64 `json:"left_s"`
+	MixSeconds  float64 `json:"mix_s"`
+	LoadSeconds float64 `json:"load_s"`
+	// PortsForms is how many forms of PortsOrder get their port-conflict
+	// mixes (of AllForms), PortMixes how many mixes that is.
+	PortsForms int `json:"ports_forms"`
+	AllForms   int `json:"all_forms"`
+	PortMixes  int `json:"port_mixes"`
+	// FitMixes is the size of the fit-mix draw.
+	FitMixes int `json:"fit_mixes"`
+}
+
+// Planning constants. The build's cost grows with the mixes it fits: on
+// the project's hosts about 1 ms a mix beside half a minute for the
+// forms. Port-conflict mixes get at most portsShare of the mixes while
+// forms are left without any; the rest are fit mixes, up to maxFitMixes
+// (the Granite Rapids model fitted 53,000).
+const (
+	buildFixed    = 30.0  // seconds
+	buildPerMix   = 0.001 // seconds
+	predictFixed  = 20.0  // seconds: llvm-mca over the kernels, evaluation, install
+	portsShare    = 0.6
+	maxFitMixes   = 60000
+	minPlanMixSec = 0.0005
+)
+
+// MakePlan spends left seconds: mixCost is the cost of one mix, load that
+// of reading the results file (paid by each of the two mix steps and the
+// build), portMixes the mixes of each form in PortsOrder.
+func MakePlan(left, mixCost, load float64, portMixes []int) Plan {
+	mixCost = max(mixCost, minPlanMixSec)
+	p := Plan{Left: left, MixSeconds: mixCost, LoadSeconds: load, AllForms: len(portMixes)}
+	spend := left - buildFixed - predictFixed - 3*load
+	if spend <= 0 {
+		return p
+	}
+	total := int(spend / (mixCost + buildPerMix))
+	all := 0
+	for _, n := range portMixes {
+		all += n
+	}
+	ports := total
+	if all > int(portsShare*float64(total)) {
+		ports = int(portsShare * float64(total))
+	}
+	for _, n := range portMixes {
+		if p.PortMixes+n > ports {
+			break
+		}
+		p.PortMixes += n
+		p.PortsForms++
+	}
+	p.FitMixes = min(total-p.PortMixes, maxFitMixes)
+	if p.FitMixes < 50 {
+		p.FitMixes = 0 // a draw too small to fit anything
+	}
+	return p
+}
+
+// Seconds is what the plan's mixes and the build should take.
+func (p Plan) Seconds() float64 {
+	n := float64(p.PortMixes + p.FitMixes)
+	return n*(p.MixSeconds+buildPerMix) + buildFixed + predictFixed + 3*p.LoadSeconds
+}
+
+// PortsOrder orders forms by what their port-conflict mixes add to a
+// model, most first:
+//
+//  0. register and immediate forms up to 256 bits: their mixes are the
+//     only evidence of their ports;
+//  1. the same with zmm registers (512-bit work fuses and closes vector
+//     ports, so a 256-bit form's mapping says little about them);
+//  2. forms with a memory operand: without mixes the build gives them
+//     their register form's ports plus the load or store of their operand
+//     class (modeldb's memory hints), which is mostly right;
+//  3. masked and {evex}-spelled variants: without mixes the build judges
+//     them by the form they are a variant of.
+//
+// Within a tier the forms are spread by a hash of their name, so that a
+// budget that ends inside a tier leaves a sample of every kind of form
+// measured rather than the first mnemonics of the alphabet.
+func PortsOrder(forms []*isa.Form) []*isa.Form {
+	type ranked struct {
+		f    *isa.Form
+		tier int
+		h    uint64
+	}
+	rs := make([]ranked, len(forms))
+	for i, f := range forms {
+		rs[i] = ranked{f, portsTier(f), murmur3.Sum64([]byte(f.Name()))}
+	}
+	slices.SortStableFunc(rs, func(a, b ranked) int {
+		if c := cmp.Compare(a.tier, b.tier); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.h, b.h)
+	})
+	out := make([]*isa.Form, len(rs))
+	for i, r := range rs {
+		out[i] = r.f
+	}
+	return out
+}
+
+func portsTier(f *isa.Form) int {
+	name := f.Name()
+	if strings.Contains(name, "{k}") || strings.HasPrefix(name, "{") {
+		return 3
+	}
+	wide := false
+	for _, op := range f.Operands {
+		switch op.Kind {
+		case isa.KindZMM:
+			wide = true
+		}
+		if op.Kind.IsMemory() && !strings.HasPrefix(name, "lea ") {
+			return 2
+		}
+	}
+	if wide {
+		return 1
+	}
+	return 0
+}
+
+// portMixCounts returns the port-conflict mixes of each form.
+func portMixCounts(forms []*isa.Form, has func(string) bool) []int {
+	out := make([]int, len(forms))
+	for i, f := range forms {
+		out[i] = sweep.PortMixCount(f, has)
+	}
+	return out
+}
+
+// round1 rounds seconds to a tenth.
+func round1(s float64) float64 { return math.Round(s*10) / 10 }

@@ -1,0 +1,721 @@
+package characterize
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"portlab/hostcpu"
+	"portlab/internal/fsutil"
+	"portlab/isa"
+	"portlab/measure"
+	"portlab/modeldb"
+	"portlab/results"
+	"portlab/sweep"
+	"portlab/validate"
+)
+
+// Options control Run.
+type Options struct {
+	Engine   *measure.Engine
+	Host     *hostcpu.Info
+	HostInfo *results.HostInfo // written on every result (sweep.HostInfo)
+	// Budget is the time the whole chain may take (resumed runs included).
+	Budget time.Duration
+	// Dir is the work directory: results, state, model and reports.
+	Dir string
+	// Resume goes on with the run in Dir; without it Dir must not hold one.
+	Resume bool
+	// Forms are the forms to measure (nil: every form of the catalog; the
+	// host's features filter them).
+	Forms []*isa.Form
+	// Kernels are measured and predicted to score the model (may be
+	// empty); Peers predict them too (llvm-mca).
+	Kernels []*validate.Kernel
+	Peers   []validate.Predictor
+	// Base is the model the build starts from (nil: modeldb.BaseFor the
+	// host's CPU; none near: the build invents its ports).
+	Base *modeldb.Model
+	// Install writes the model to the user's model directory
+	// (modeldb.UserModelPath); Outputs are further paths for it.
+	Install bool
+	Outputs []string
+	// ValidationMixes is the size of the validation draw (default 400).
+	ValidationMixes int
+	// Measure are the engine's options for every benchmark.
+	Measure measure.Options
+	// Progress is told where the run stands, often; Log gets a line per
+	// step.
+	Progress func(Status)
+	Log      io.Writer
+	// Command is the command line that reproduces the run.
+	Command string
+
+	// stopAfter makes Run return errInterrupted after the named step, as
+	// an interrupt there would leave it (tests).
+	stopAfter string
+}
+
+var errInterrupted = errors.New("interrupted")
+
+// Status is where a run stands, for a progress line.
+type Status struct {
+	Step        string
+	Index       int // 1-based, of Count
+	Count       int
+	Done, Total int // units of the step (forms, mixes, kernels)
+	What        string
+	// Elapsed is the time spent so far (resumed runs included), Left an
+	// estimate of what remains.
+	Elapsed, Left time.Duration
+	Budget        time.Duration
+}
+
+// Steps are the steps of a run, in order.
+var Steps = []string{"sweep", "kernels", "validation", "ports", "fit", "build", "evaluate", "predict", "install"}
+
+// measuring are the steps whose work the state keeps: a resumed run
+// skips them once done. The others are quick and run every time.
+var measuring = map[string]bool{"sweep": true, "kernels": true, "validation": true, "ports": true, "fit": true, "build": true}
+
+// Step seeds of the random draws: the validation draw and the fit draw
+// never share a mix.
+const (
+	validationSeed = 1
+	fitSeed        = 11
+)
+
+// Report is what a run achieved.
+type Report struct {
+	Host      string   `json:"host"` // "emeraldrapids (GenuineIntel-6-cf-2)"
+	Date      string   `json:"date"`
+	Command   string   `json:"command,omitempty"`
+	Budget    string   `json:"budget"`
+	Elapsed   string   `json:"elapsed"`
+	Base      string   `json:"base,omitempty"`
+	Model     string   `json:"model"` // the model in the work directory
+	Installed []string `json:"installed,omitempty"`
+	Plan      *Plan    `json:"plan,omitempty"`
+	// Cut says the run fell behind its plan and stopped measuring mixes.
+	Cut   bool       `json:"cut,omitempty"`
+	Steps []StepTime `json:"steps"`
+	// Build is the build report's summary.
+	Build string `json:"build"`
+	// Mixes are the validation draw's scores: the new model's, then the
+	// base's.
+	Mixes []MixScore `json:"mixes"`
+	// Kernels are the kernel scores: the new model's, the base's, the
+	// peers'.
+	Kernels []validate.Score `json:"kernels,omitempty"`
+	// KernelReport is the whole kernel validation (text view).
+	KernelReport *validate.Report `json:"-"`
+}
+
+// StepTime is what one step took, resumed runs included.
+type StepTime struct {
+	Step       string  `json:"step"`
+	Seconds    float64 `json:"seconds"`
+	Benchmarks int     `json:"benchmarks,omitempty"`
+	Note       string  `json:"note,omitempty"`
+}
+
+// MixScore is one model's prediction of the validation draw.
+type MixScore struct {
+	Model  string  `json:"model"`
+	N      int     `json:"n"`
+	Within float64 `json:"within_10pct"` // fraction within 10 %
+}
+
+// state is the run's state.json.
+type state struct {
+	Version   int                `json:"version"`
+	Signature string             `json:"signature"`
+	Forms     int                `json:"forms"`
+	Budget    float64            `json:"budget_s"`
+	Started   string             `json:"started"`
+	Spent     map[string]float64 `json:"spent_s"`
+	Counts    map[string]int     `json:"benchmarks"`
+	Done      map[string]bool    `json:"done"`
+	Notes     map[string]string  `json:"notes,omitempty"`
+	Plan      *Plan              `json:"plan,omitempty"`
+	Cut       bool               `json:"cut,omitempty"`
+	// Kernels are the kernels' measurements (kernels step).
+	Kernels []kernelMeasurement `json:"kernels,omitempty"`
+}
+
+type kernelMeasurement struct {
+	Name     string   `json:"name"`
+	Cycles   float64  `json:"cycles"`
+	Min      float64  `json:"min"`
+	Max      float64  `json:"max"`
+	Clean    int      `json:"clean"`
+	Reps     int      `json:"reps"`
+	Warnings []string `json:"warnings,omitempty"`
+	Err      string   `json:"error,omitempty"`
+}
+
+const stateVersion = 1
+
+// Files of the work directory.
+const (
+	stateFile   = "state.json"
+	resultsFile = "results.yaml"
+	modelFile   = "model.yml.gz"
+	buildFile   = "build.txt"
+	reportFile  = "report.json"
+)
+
+// run is one Run's working set.
+type run struct {
+	o        Options
+	st       *state
+	start    time.Time // of this process's part
+	prior    float64   // seconds spent by earlier parts
+	cur      string    // the step under way
+	curFrom  time.Time
+	lastSave time.Time
+	forms    []*isa.Form
+	ordered  []*isa.Form // PortsOrder
+	counts   []int       // their port mixes
+	bs       []*results.Benchmark
+	model    *modeldb.Model
+	base     *modeldb.Model
+	rep      *Report
+}
+
+// Run runs the chain (see the package comment).
+func Run(o Options) (*Report, error) {
+	if o.Engine == nil || o.Host == nil {
+		return nil, errors.New("characterize: no engine or host")
+	}
+	if o.Budget <= 0 {
+		return nil, fmt.Errorf("budget %v: want a positive duration", o.Budget)
+	}
+	if o.ValidationMixes <= 0 {
+		o.ValidationMixes = 400
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	r := &run{o: o, start: time.Now()}
+	forms := o.Forms
+	if forms == nil {
+		var err error
+		if forms, err = sweep.Select(nil, nil); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range forms {
+		if f.Supported(o.Host.Has) {
+			r.forms = append(r.forms, f)
+		}
+	}
+	if len(r.forms) == 0 {
+		return nil, fmt.Errorf("no form to measure runs on this host (%s)", o.Host.Microarch)
+	}
+	if err := r.open(); err != nil {
+		return nil, err
+	}
+	r.base = o.Base
+	if r.base == nil {
+		b, err := modeldb.BaseFor(o.Host.Microarch)
+		if err != nil {
+			return nil, err
+		}
+		r.base = b
+	}
+	r.rep = &Report{Host: fmt.Sprintf("%s (%s)", o.Host.Microarch, o.Host.Signature()), Command: o.Command,
+		Budget: time.Duration(r.st.Budget * float64(time.Second)).String(), Model: filepath.Join(o.Dir, modelFile)}
+	if r.base != nil {
+		r.rep.Base = r.base.Label()
+	}
+	steps := []func() error{r.sweep, r.kernels, r.validation, r.ports, r.fit, r.build, r.evaluate, r.predict, r.install}
+	for i, step := range steps {
+		name := Steps[i]
+		r.cur, r.curFrom = name, time.Now()
+		if r.st.Done[name] && measuring[name] {
+			continue
+		}
+		fmt.Fprintf(o.Log, "%s: %s\n", name, r.stepIntro(name))
+		r.progress(0, 0, "")
+		if err := step(); err != nil {
+			r.saveSpent()
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		r.st.Done[name] = true
+		r.saveSpent()
+		fmt.Fprintf(o.Log, "%s: done in %v%s\n", name, time.Duration(r.st.Spent[name]*float64(time.Second)).Round(time.Second), r.noteOf(name))
+		if name == o.stopAfter {
+			return nil, errInterrupted
+		}
+	}
+	r.rep.Date = time.Now().UTC().Format("2006-01-02")
+	r.rep.Plan, r.rep.Cut = r.st.Plan, r.st.Cut
+	r.rep.Elapsed = r.elapsed().Round(time.Second).String()
+	for _, s := range Steps {
+		r.rep.Steps = append(r.rep.Steps, StepTime{Step: s, Seconds: round1(r.st.Spent[s]), Benchmarks: r.st.Counts[s], Note: r.st.Notes[s]})
+	}
+	data, err := json.MarshalIndent(r.rep, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := fsutil.WriteFileAtomic(filepath.Join(o.Dir, reportFile), append(data, '\n'), 0o644); err != nil {
+		return nil, err
+	}
+	return r.rep, nil
+}
+
+// open reads or starts the state.
+func (r *run) open() error {
+	o := r.o
+	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(o.Dir, stateFile)
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil && !o.Resume:
+		return fmt.Errorf("%s holds a characterization under way: run again with --resume to finish it, or with --fresh to start over", o.Dir)
+	case err == nil:
+		var st state
+		if err := json.Unmarshal(data, &st); err != nil {
+			return fmt.Errorf("%s: %v (start over with --fresh)", path, err)
+		}
+		if st.Version != stateVersion {
+			return fmt.Errorf("%s: state version %d, want %d (start over with --fresh)", path, st.Version, stateVersion)
+		}
+		if st.Signature != o.Host.Signature() {
+			return fmt.Errorf("%s: a characterization of %s, not of this host (%s)", path, st.Signature, o.Host.Signature())
+		}
+		if st.Forms != len(r.forms) {
+			return fmt.Errorf("%s: a characterization of %d forms, not of these %d (start over with --fresh)", path, st.Forms, len(r.forms))
+		}
+		if st.Budget != o.Budget.Seconds() {
+			fmt.Fprintf(o.Log, "resuming with the run's own budget of %v (not %v)\n", time.Duration(st.Budget*float64(time.Second)), o.Budget)
+		}
+		for _, m := range []*map[string]float64{&st.Spent} {
+			if *m == nil {
+				*m = map[string]float64{}
+			}
+		}
+		if st.Counts == nil {
+			st.Counts = map[string]int{}
+		}
+		if st.Done == nil {
+			st.Done = map[string]bool{}
+		}
+		if st.Notes == nil {
+			st.Notes = map[string]string{}
+		}
+		r.st = &st
+	case errors.Is(err, os.ErrNotExist):
+		// A results file without a state is a run cut short before its
+		// first save: start over cleanly.
+		for _, f := range []string{resultsFile, modelFile, buildFile, reportFile} {
+			_ = os.Remove(filepath.Join(o.Dir, f))
+		}
+		r.st = &state{Version: stateVersion, Signature: o.Host.Signature(), Forms: len(r.forms), Budget: o.Budget.Seconds(),
+			Started: time.Now().UTC().Format(time.RFC3339), Spent: map[string]float64{}, Counts: map[string]int{},
+			Done: map[string]bool{}, Notes: map[string]string{}}
+		if err := r.save(); err != nil {
+			return err
+		}
+	default:
+		return err
+	}
+	for _, v := range r.st.Spent {
+		r.prior += v
+	}
+	return nil
+}
+
+func (r *run) save() error {
+	data, err := json.MarshalIndent(r.st, "", "  ")
+	if err != nil {
+		return err
+	}
+	r.lastSave = time.Now()
+	return fsutil.WriteFileAtomic(filepath.Join(r.o.Dir, stateFile), append(data, '\n'), 0o644)
+}
+
+// saveSpent adds the current step's time to the state and saves it.
+func (r *run) saveSpent() {
+	now := time.Now()
+	r.st.Spent[r.cur] += now.Sub(r.curFrom).Seconds()
+	r.curFrom = now
+	_ = r.save()
+}
+
+// elapsed is the run's time so far, earlier parts included.
+func (r *run) elapsed() time.Duration {
+	s := 0.0
+	for _, v := range r.st.Spent {
+		s += v
+	}
+	return time.Duration(s*float64(time.Second)) + time.Since(r.curFrom)
+}
+
+func (r *run) budget() time.Duration { return time.Duration(r.st.Budget * float64(time.Second)) }
+
+// left estimates the time the run still needs.
+func (r *run) left(done, total int) time.Duration {
+	el := r.elapsed()
+	if r.st.Plan == nil {
+		// Before the plan the budget is the estimate.
+		return max(r.budget()-el, 0)
+	}
+	p := r.st.Plan
+	rest := 0.0
+	stepFrac := 1.0
+	if total > 0 {
+		stepFrac = 1 - float64(done)/float64(total)
+	}
+	switch r.cur {
+	case "ports":
+		rest = stepFrac*float64(p.PortMixes)*p.MixSeconds + float64(p.FitMixes)*p.MixSeconds
+	case "fit":
+		rest = stepFrac * float64(p.FitMixes) * p.MixSeconds
+	}
+	if !r.st.Done["build"] {
+		rest += buildFixed + float64(p.PortMixes+p.FitMixes)*buildPerMix + p.LoadSeconds
+	}
+	if !r.st.Done["predict"] {
+		rest += predictFixed
+	}
+	return time.Duration(rest * float64(time.Second))
+}
+
+func (r *run) progress(done, total int, what string) {
+	if r.o.Progress != nil {
+		idx := 0
+		for i, s := range Steps {
+			if s == r.cur {
+				idx = i + 1
+			}
+		}
+		r.o.Progress(Status{Step: r.cur, Index: idx, Count: len(Steps), Done: done, Total: total, What: what,
+			Elapsed: r.elapsed(), Left: r.left(done, total), Budget: r.budget()})
+	}
+	if time.Since(r.lastSave) > 10*time.Second {
+		r.saveSpent()
+	}
+}
+
+func (r *run) noteOf(step string) string {
+	if n := r.st.Notes[step]; n != "" {
+		return " (" + n + ")"
+	}
+	return ""
+}
+
+func (r *run) stepIntro(step string) string {
+	switch step {
+	case "sweep":
+		return fmt.Sprintf("latency and throughput of %d forms", len(r.forms))
+	case "kernels":
+		return fmt.Sprintf("measuring %d kernels", len(r.o.Kernels))
+	case "validation":
+		return fmt.Sprintf("a validation draw of %d random mixes (never fitted)", r.o.ValidationMixes)
+	case "ports":
+		if p := r.st.Plan; p != nil {
+			return fmt.Sprintf("port-conflict mixes of %d of %d forms (%d mixes)", p.PortsForms, p.AllForms, p.PortMixes)
+		}
+	case "fit":
+		if p := r.st.Plan; p != nil {
+			return fmt.Sprintf("a fit draw of %d random mixes", p.FitMixes)
+		}
+	case "build":
+		if r.base != nil {
+			return "the model, from " + r.base.Label()
+		}
+		return "the model, from the measurements alone"
+	case "evaluate":
+		return "predicting the validation draw"
+	case "predict":
+		return "predicting the kernels"
+	case "install":
+		return "writing the model"
+	}
+	return ""
+}
+
+// sweepOptions are the options every measuring step shares.
+func (r *run) sweepOptions(forms []*isa.Form) sweep.Options {
+	o := r.o
+	return sweep.Options{
+		Forms: forms, Out: filepath.Join(o.Dir, resultsFile), Resume: true, Measure: o.Measure,
+		LoadOpPasses: 3, CPUName: o.Host.Microarch, HostSig: o.Host.Signature(), HostInfo: o.HostInfo, Has: o.Host.Has,
+		Progress: func(done, total int, cur string) { r.progress(done, total, cur) },
+		Stop:     r.behind,
+	}
+}
+
+// behind says whether the run fell so far behind its plan that measuring
+// more mixes would break the budget: the time spent plus what the build
+// and the predictions need is past the budget by a tenth.
+func (r *run) behind() bool {
+	if r.st.Plan == nil || (r.cur != "ports" && r.cur != "fit") {
+		return false
+	}
+	p := r.st.Plan
+	need := buildFixed + float64(p.PortMixes+p.FitMixes)*buildPerMix + predictFixed + 2*p.LoadSeconds
+	return r.elapsed().Seconds()+need > 1.1*r.st.Budget
+}
+
+// measure runs one measuring step's sweep and counts its benchmarks.
+func (r *run) measure(so sweep.Options) error {
+	sum, err := sweep.Run(r.o.Engine, so)
+	if errors.Is(err, sweep.ErrStopped) {
+		r.st.Cut = true
+		r.st.Notes[r.cur] = "cut short: the run fell behind its plan"
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	if sum != nil {
+		r.st.Counts[r.cur] += sum.Benchmarks
+		if sum.StillNoisy > 0 {
+			r.st.Notes[r.cur] = fmt.Sprintf("%d of %d results noisy (not converged)", sum.StillNoisy, sum.Benchmarks)
+		}
+	}
+	return nil
+}
+
+func (r *run) sweep() error {
+	so := r.sweepOptions(r.forms)
+	so.Latency, so.Throughput = true, true
+	return r.measure(so)
+}
+
+func (r *run) kernels() error {
+	ks := r.o.Kernels
+	if len(ks) == 0 {
+		r.st.Notes["kernels"] = "no kernels given"
+		return nil
+	}
+	meas := validate.Measure(r.o.Engine, ks, measure.Options{Reps: 21, Passes: 5, MaxPasses: 9})
+	r.st.Kernels = nil
+	for i, m := range meas {
+		km := kernelMeasurement{Name: ks[i].Name, Cycles: m.Cycles, Min: m.Min, Max: m.Max, Clean: m.Clean, Reps: m.Reps, Warnings: m.Warnings}
+		if m.Err != nil {
+			km.Err = m.Err.Error()
+		}
+		r.st.Kernels = append(r.st.Kernels, km)
+	}
+	r.st.Counts["kernels"] = len(ks)
+	return nil
+}
+
+// mixOptions are sweepOptions for mixes. A model is fitted and judged on
+// mixes at the 10 % level, so a mix needs less certainty than a form's
+// own numbers: its estimate may be 1 % unsure, it gets one more job when
+// it is not, and no second chance at the end. On a host whose neighbour
+// keeps the throughput canary a few percent slow that is what makes a mix
+// cost milliseconds rather than tens of them.
+func (r *run) mixOptions(forms []*isa.Form) sweep.Options {
+	so := r.sweepOptions(forms)
+	so.Measure.RelTol, so.Measure.AbsTol = mixTolerance, 2*mixTolerance/10
+	so.Measure.MaxRetries = 1
+	so.NoisyRounds = -1
+	return so
+}
+
+// mixTolerance is the relative uncertainty a mix's estimate may have.
+const mixTolerance = 0.01
+
+func (r *run) validation() error {
+	so := r.mixOptions(r.forms)
+	so.Throughput, so.RandomMixes, so.MixSeed = true, r.o.ValidationMixes, validationSeed
+	before := r.o.Engine.Stats
+	t0 := time.Now()
+	if err := r.measure(so); err != nil {
+		return err
+	}
+	wall := time.Since(t0).Seconds()
+	st := r.o.Engine.Stats
+	engine := (st.Running + st.Waiting + st.Assembling - before.Running - before.Waiting - before.Assembling).Seconds()
+	n := r.st.Counts["validation"]
+	mixCost, load := 0.0, 0.0
+	if n > 0 {
+		// The engine's time per mix, plus a tenth for generating and
+		// writing them; the rest of the step is reading the results.
+		mixCost = 1.1 * engine / float64(n)
+		load = max(wall-1.1*engine, 0)
+	} else {
+		// Resumed after the draw was measured: the sweep's rate stands in.
+		mixCost = r.st.Spent["sweep"] / float64(max(r.st.Counts["sweep"], 1))
+		load = 2
+	}
+	r.ordered = PortsOrder(r.forms)
+	r.counts = portMixCounts(r.ordered, r.o.Host.Has)
+	left := r.st.Budget - r.elapsed().Seconds()
+	p := MakePlan(left, mixCost, load, r.counts)
+	r.st.Plan = &p
+	r.st.Notes["validation"] = fmt.Sprintf("%.1f ms a mix; %v left for %d port-conflict mixes (%d of %d forms) and %d fit mixes",
+		1000*mixCost, time.Duration(left*float64(time.Second)).Round(time.Second), p.PortMixes, p.PortsForms, p.AllForms, p.FitMixes)
+	return nil
+}
+
+func (r *run) ports() error {
+	p := r.st.Plan
+	if p == nil || p.PortsForms == 0 {
+		r.st.Notes["ports"] = "no time left for port-conflict mixes"
+		return nil
+	}
+	if r.ordered == nil {
+		r.ordered = PortsOrder(r.forms)
+	}
+	so := r.mixOptions(r.ordered[:p.PortsForms])
+	so.Ports = true
+	return r.measure(so)
+}
+
+func (r *run) fit() error {
+	p := r.st.Plan
+	if p == nil || p.FitMixes == 0 || r.st.Cut {
+		if r.st.Cut {
+			r.st.Notes["fit"] = "skipped: the run fell behind its plan"
+		} else {
+			r.st.Notes["fit"] = "no time left for fit mixes"
+		}
+		return nil
+	}
+	so := r.mixOptions(r.forms)
+	so.Throughput, so.RandomMixes, so.MixSeed, so.FitMixes = true, p.FitMixes, fitSeed, true
+	return r.measure(so)
+}
+
+// load reads the results file once.
+func (r *run) load() error {
+	if r.bs != nil {
+		return nil
+	}
+	bs, err := results.ReadFile(filepath.Join(r.o.Dir, resultsFile))
+	if err != nil {
+		return err
+	}
+	r.bs = results.Cleanest(bs)
+	return nil
+}
+
+func (r *run) build() error {
+	if err := r.load(); err != nil {
+		return err
+	}
+	ms := modeldb.CollectMeasurements(r.bs, modeldb.CollectOptions{})
+	h := r.o.Host
+	m, rep, err := modeldb.Build(ms, modeldb.BuildOptions{
+		Name:    fmt.Sprintf("measured by portlab characterize on %s (%s)", h.Microarch, h.Signature()),
+		LLVMCPU: h.Microarch, Base: r.base, Sources: []string{resultsFile},
+	})
+	if err != nil {
+		return err
+	}
+	if err := m.SaveWith(filepath.Join(r.o.Dir, modelFile), modeldb.MarshalOptions{Compact: true}); err != nil {
+		return err
+	}
+	summary := rep.Summary(10)
+	if err := fsutil.WriteFileAtomic(filepath.Join(r.o.Dir, buildFile), []byte(summary), 0o644); err != nil {
+		return err
+	}
+	r.model = m
+	return nil
+}
+
+// loadModel reads the built model (a resumed run past the build).
+func (r *run) loadModel() error {
+	if r.model != nil {
+		return nil
+	}
+	m, err := modeldb.LoadFile(filepath.Join(r.o.Dir, modelFile), modeldb.LoadOptions{})
+	if err != nil {
+		return err
+	}
+	r.model = m
+	return nil
+}
+
+func (r *run) evaluate() error {
+	if err := r.loadModel(); err != nil {
+		return err
+	}
+	if err := r.load(); err != nil {
+		return err
+	}
+	if b, err := os.ReadFile(filepath.Join(r.o.Dir, buildFile)); err == nil {
+		r.rep.Build = string(b)
+	}
+	score := func(label string, m *modeldb.Model) {
+		mr := modeldb.EvaluateMixes(m, r.bs, 0.10, modeldb.RandomMixesOnly)
+		r.rep.Mixes = append(r.rep.Mixes, MixScore{Model: label, N: mr.N, Within: mr.Fraction()})
+	}
+	score("portlab "+r.o.Host.Microarch+" (this run)", r.model)
+	if r.base != nil {
+		score(r.base.Label()+" (base)", r.base)
+	}
+	return nil
+}
+
+func (r *run) predict() error {
+	if err := r.loadModel(); err != nil {
+		return err
+	}
+	ks := r.o.Kernels
+	if len(ks) == 0 || len(r.st.Kernels) != len(ks) {
+		return nil
+	}
+	meas := make([]validate.Measured, len(ks))
+	for i, km := range r.st.Kernels {
+		if km.Name != ks[i].Name {
+			return fmt.Errorf("the kernels measured (%s, ...) are not these (%s, ...): start over with --fresh", km.Name, ks[i].Name)
+		}
+		meas[i] = validate.Measured{Cycles: km.Cycles, Min: km.Min, Max: km.Max, Clean: km.Clean, Reps: km.Reps, Warnings: km.Warnings}
+		if km.Err != "" {
+			meas[i].Err = errors.New(km.Err)
+		}
+	}
+	preds := []validate.Predictor{&validate.Portlab{Label: "portlab (this run)", Model: r.model}}
+	if r.base != nil {
+		preds = append(preds, &validate.Portlab{Label: "portlab " + strings.Trim(r.base.Label(), `"`) + " (base)", Model: r.base})
+	}
+	preds = append(preds, r.o.Peers...)
+	vr := validate.Build(ks, meas, preds, r.rep.Host)
+	vr.Date = r.st.Started
+	vr.Command = r.o.Command
+	r.rep.KernelReport = vr
+	r.rep.Kernels = vr.Scores
+	return nil
+}
+
+func (r *run) install() error {
+	if err := r.loadModel(); err != nil {
+		return err
+	}
+	var to []string
+	if r.o.Install {
+		p, err := modeldb.UserModelPath(r.o.Host.Signature())
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		to = append(to, p)
+	}
+	to = append(to, r.o.Outputs...)
+	for _, p := range to {
+		if err := r.model.SaveWith(p, modeldb.MarshalOptions{Compact: true}); err != nil {
+			return err
+		}
+	}
+	sort.Strings(to)
+	r.rep.Installed = to
+	return nil
+}

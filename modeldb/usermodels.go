@@ -1,0 +1,163 @@
+package modeldb
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/twmb/murmur3"
+)
+
+// A user's own models live in one directory, one file per CPU type named
+// by its CPUID signature (hostcpu.Info.Signature): `portlab characterize`
+// writes GenuineIntel-6-cf-2.yml.gz there, and every command that takes a
+// model uses it by default on a host of that signature, before any
+// embedded model (HostModel).
+
+// UserModelDir returns the directory of the user's models:
+// $PORTLAB_MODEL_DIR, else $XDG_DATA_HOME/portlab/models, else
+// ~/.local/share/portlab/models.
+func UserModelDir() (string, error) {
+	if d := os.Getenv("PORTLAB_MODEL_DIR"); d != "" {
+		return d, nil
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "portlab", "models"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no model directory: set PORTLAB_MODEL_DIR or XDG_DATA_HOME (%v)", err)
+	}
+	return filepath.Join(home, ".local", "share", "portlab", "models"), nil
+}
+
+// UserModelPath returns where the user's model of a CPU signature lives.
+func UserModelPath(signature string) (string, error) {
+	if signature == "" || strings.ContainsAny(signature, `/\`) || strings.HasPrefix(signature, ".") {
+		return "", fmt.Errorf("CPU signature %q cannot name a model file", signature)
+	}
+	d, err := UserModelDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, signature+".yml.gz"), nil
+}
+
+// UserModels describes the models in the user's model directory (none
+// when it does not exist). File is the model's path; Signature the CPU
+// signature its file name carries.
+func UserModels() ([]ModelInfo, error) {
+	dir, err := UserModelDir()
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []ModelInfo
+	for _, de := range entries {
+		name := de.Name()
+		sig, ok := strings.CutSuffix(name, ".yml.gz")
+		if !ok {
+			sig, ok = strings.CutSuffix(name, ".yml")
+		}
+		if de.IsDir() || !ok {
+			continue
+		}
+		info, err := userModelInfo(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		info.Signature = sig
+		out = append(out, info)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
+	return out, nil
+}
+
+// userModelInfo reads a model file's header.
+func userModelInfo(path string) (ModelInfo, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return ModelInfo{}, err
+	}
+	data, err := gunzipIfNeeded(raw)
+	if err != nil {
+		return ModelInfo{}, fmt.Errorf("%s: %v", path, err)
+	}
+	head := data
+	if i := bytes.Index(data, []byte("\ninstruction_forms:")); i >= 0 {
+		head = data[:i+1]
+	}
+	h, err := Parse(path, head, LoadOptions{})
+	if err != nil {
+		return ModelInfo{}, err
+	}
+	info := ModelInfo{File: path, Name: h.Name, LLVMCPU: h.LLVMCPU, Forms: bytes.Count(data, []byte("\n  - form: ")), Hash: murmur3.Sum64(raw)}
+	if h.Provenance != nil {
+		info.Source, info.From = h.Provenance.Source, h.Provenance.From
+	}
+	return info, nil
+}
+
+// UserModel returns the user's model of a CPU signature and its path, or
+// a nil model when there is none.
+func UserModel(signature string) (*Model, string, error) {
+	path, err := UserModelPath(signature)
+	if err != nil {
+		return nil, "", err
+	}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, path, nil
+	}
+	m, err := LoadFile(path, LoadOptions{})
+	if err != nil {
+		return nil, path, err
+	}
+	return m, path, nil
+}
+
+// HostModel returns the model for a host: the user's model of its CPU
+// signature (`portlab characterize`), else the embedded model of its LLVM
+// CPU or the nearest one (Nearest). where says which: the user model's
+// path, or "embedded"; exact is false for a stand-in of another CPU.
+func HostModel(signature, llvmCPU string) (m *Model, where string, exact bool, err error) {
+	if signature != "" {
+		um, path, err := UserModel(signature)
+		if err != nil {
+			return nil, path, false, fmt.Errorf("the model of this host: %w", err)
+		}
+		if um != nil {
+			return um, path, true, nil
+		}
+	}
+	m, exact, err = Nearest(llvmCPU)
+	return m, "embedded", exact, err
+}
+
+// BaseFor returns the model a build for llvmCPU starts from: an imported
+// model (LLVM's) of the CPU or of the nearest CPU that has one, never a
+// measured one, so that a rebuild on a host with a measured model starts
+// where the first build did. nil when no imported model is near.
+func BaseFor(llvmCPU string) (*Model, error) {
+	infos, err := List()
+	if err != nil {
+		return nil, err
+	}
+	for _, cpu := range append([]string{llvmCPU}, nearestCPUs[llvmCPU]...) {
+		for _, in := range infos {
+			if in.LLVMCPU == cpu && in.Source != SourceMeasured {
+				return Embedded(in.File)
+			}
+		}
+	}
+	return nil, nil
+}
