@@ -450,7 +450,7 @@ func (r *run) sweepOptions(forms []*isa.Form) sweep.Options {
 	o := r.o
 	return sweep.Options{
 		Forms: forms, Out: filepath.Join(o.Dir, resultsFile), Resume: true, Measure: o.Measure,
-		LoadOpPasses: 3, CPUName: o.Host.Microarch, HostSig: o.Host.Signature(), HostInfo: o.HostInfo, Has: o.Host.Has,
+		KeepNoisy: true, LoadOpPasses: 3, CPUName: o.Host.Microarch, HostSig: o.Host.Signature(), HostInfo: o.HostInfo, Has: o.Host.Has,
 		Progress: func(done, total int, cur string) { r.progress(done, total, cur) },
 		Stop:     r.behind,
 	}
@@ -491,8 +491,16 @@ func (r *run) measure(so sweep.Options) error {
 func (r *run) sweep() error {
 	so := r.sweepOptions(r.forms)
 	so.Latency, so.Throughput = true, true
+	// Second chances for noisy results while the sweep is within its
+	// share of the budget; one round.
+	so.NoisyRounds = 1
+	so.NoisyUntil = time.Now().Add(time.Duration(sweepShare*r.st.Budget*float64(time.Second)) - r.elapsed())
 	return r.measure(so)
 }
+
+// sweepShare is the part of the budget after which the sweep gives noisy
+// results no more second chances.
+const sweepShare = 0.45
 
 func (r *run) kernels() error {
 	ks := r.o.Kernels

@@ -86,6 +86,14 @@ type Options struct {
 	// of NoisyPause (default 2 s).
 	NoisyRounds int
 	NoisyPause  time.Duration
+	// NoisyUntil, when set, ends the second chances at that time: on a
+	// host whose neighbour keeps most results noisy, measuring them all
+	// again costs as much as the sweep and gains little.
+	NoisyUntil time.Time
+	// KeepNoisy makes a resumed sweep take the noisy results it finds as
+	// done instead of measuring them again (a time budget that already
+	// gave them their second chances).
+	KeepNoisy bool
 	// Progress is called after every batch.
 	Progress func(done, total int, current string)
 	// Stop, when set, is asked after every batch whether to stop: Run then
@@ -331,7 +339,7 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 			// A benchmark whose cleanest result is noisy is measured
 			// again: resuming finishes the work, noise included.
 			for _, b := range prior {
-				if b.Portlab != nil && b.Portlab.ID != "" && !b.Noisy() {
+				if b.Portlab != nil && b.Portlab.ID != "" && (o.KeepNoisy || !b.Noisy()) {
 					done[b.Portlab.ID] = true
 				}
 			}
@@ -486,6 +494,10 @@ func remeasureNoisy(eng *measure.Engine, o Options, prior []*results.Benchmark, 
 				}
 				if o.stopped() {
 					return ErrStopped
+				}
+				if !o.NoisyUntil.IsZero() && time.Now().After(o.NoisyUntil) {
+					sum.StillNoisy = len(sum.noisy) + len(todo) - done
+					return nil
 				}
 			}
 		}
