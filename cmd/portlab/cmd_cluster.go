@@ -191,7 +191,8 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 // loadClusterModel loads --model (leniently: models written by other
 // tools may name forms portlab's catalog lacks; OSACA files are imported),
 // or imports LLVM's scheduling model for --mcpu through llvm-mca, for the
-// forms the results measured.
+// forms the results measured; with neither, the user's model of the
+// results' CPU signature when there is one (none: no model).
 func loadClusterModel(path, mcpu string, points []*cluster.Point, stderr io.Writer) (*modeldb.Model, string, error) {
 	warn := func(msg string) { fmt.Fprintf(stderr, "portlab cluster: warning: %s\n", msg) }
 	switch {
@@ -216,6 +217,26 @@ func loadClusterModel(path, mcpu string, points []*cluster.Point, stderr io.Writ
 		return m, name, nil
 	case mcpu != "":
 		return importLLVMModel(mcpu, points, stderr)
+	}
+	// Results of one CPU type whose user model exists (portlab
+	// characterize): checked against it.
+	sigs := map[string]bool{}
+	for _, p := range points {
+		if p.Bench != nil && p.Bench.Portlab != nil && p.Bench.Portlab.Host != "" {
+			sigs[p.Bench.Portlab.Host] = true
+		}
+	}
+	if len(sigs) == 1 {
+		for sig := range sigs {
+			m, path, err := modeldb.UserModel(sig)
+			if err != nil {
+				return nil, "", err
+			}
+			if m != nil {
+				fmt.Fprintf(stderr, "portlab cluster: checking against the model of %s in %s (--model or --mcpu for another)\n", sig, path)
+				return m, m.Name, nil
+			}
+		}
 	}
 	return nil, "", nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"portlab/modeldb"
+	"portlab/results"
 )
 
 const (
@@ -169,5 +170,41 @@ func TestCommandLineQuotesForTheShell(t *testing.T) {
 	want := `portlab cluster --benchmarks-file 'my sweep.yaml' --mcpu=sapphirerapids 'it'\''s' '' a/b-c_d.yaml`
 	if got != want {
 		t.Errorf("commandLine:\n got %s\nwant %s", got, want)
+	}
+}
+
+// Results of a CPU whose user model exists are checked against it by
+// default.
+func TestClusterUsesTheUsersModel(t *testing.T) {
+	bs, err := results.ReadFile(sweepResults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig := ""
+	for _, b := range bs {
+		if b.Portlab != nil && b.Portlab.Host != "" {
+			sig = b.Portlab.Host
+			break
+		}
+	}
+	if sig == "" {
+		t.Fatalf("%s names no host", sweepResults)
+	}
+	t.Setenv("PORTLAB_MODEL_DIR", t.TempDir())
+	m, err := modeldb.Embedded("llvm14-znver3.yml.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Name = "the results' own CPU"
+	path, _ := modeldb.UserModelPath(sig)
+	if err := m.SaveWith(path, modeldb.MarshalOptions{Compact: true}); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"cluster", sweepResults, "--json"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), path) || !strings.Contains(stdout.String(), "the results' own CPU") {
+		t.Errorf("not checked against the user's model:\n%s\n%.400s", stderr.String(), stdout.String())
 	}
 }
