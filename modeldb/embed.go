@@ -75,23 +75,34 @@ func loadEmbedded() {
 			return
 		}
 		em.data[name] = data
-		// The header is everything before the instruction forms.
-		head := data
-		if i := bytes.Index(data, []byte("\ninstruction_forms:")); i >= 0 {
-			head = data[:i+1]
-		}
-		h, err := Parse("embedded:"+name, head, LoadOptions{})
+		info, err := headerInfo("embedded:"+name, data)
 		if err != nil {
 			em.err = err
 			return
 		}
-		info := ModelInfo{File: name, Name: h.Name, LLVMCPU: h.LLVMCPU, Forms: bytes.Count(data, []byte("\n  - form: ")), Hash: sum}
-		if h.Provenance != nil {
-			info.Source, info.From = h.Provenance.Source, h.Provenance.From
-		}
+		info.File, info.Hash = name, sum
 		em.infos = append(em.infos, info)
 	}
 	sort.Slice(em.infos, func(i, j int) bool { return em.infos[i].File < em.infos[j].File })
+}
+
+// headerInfo describes a model from its header alone (everything before
+// the instruction forms) and a count of its forms: cheaper than parsing
+// a large model.
+func headerInfo(name string, data []byte) (ModelInfo, error) {
+	head := data
+	if i := bytes.Index(data, []byte("\ninstruction_forms:")); i >= 0 {
+		head = data[:i+1]
+	}
+	h, err := Parse(name, head, LoadOptions{})
+	if err != nil {
+		return ModelInfo{}, err
+	}
+	info := ModelInfo{Name: h.Name, LLVMCPU: h.LLVMCPU, Forms: bytes.Count(data, []byte("\n  - form: "))}
+	if h.Provenance != nil {
+		info.Source, info.From = h.Provenance.Source, h.Provenance.From
+	}
+	return info, nil
 }
 
 // parsed returns the cached parse of an embedded model.

@@ -1,7 +1,6 @@
 package modeldb
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -93,18 +92,11 @@ func userModelInfo(path string) (ModelInfo, error) {
 	if err != nil {
 		return ModelInfo{}, fmt.Errorf("%s: %v", path, err)
 	}
-	head := data
-	if i := bytes.Index(data, []byte("\ninstruction_forms:")); i >= 0 {
-		head = data[:i+1]
-	}
-	h, err := Parse(path, head, LoadOptions{})
+	info, err := headerInfo(path, data)
 	if err != nil {
 		return ModelInfo{}, err
 	}
-	info := ModelInfo{File: path, Name: h.Name, LLVMCPU: h.LLVMCPU, Forms: bytes.Count(data, []byte("\n  - form: ")), Hash: murmur3.Sum64(raw)}
-	if h.Provenance != nil {
-		info.Source, info.From = h.Provenance.Source, h.Provenance.From
-	}
+	info.File, info.Hash = path, murmur3.Sum64(raw)
 	return info, nil
 }
 
