@@ -299,10 +299,8 @@ func (r *run) open() error {
 		if st.Budget != o.Budget.Seconds() {
 			fmt.Fprintf(o.Log, "resuming with the run's own budget of %v (not %v)\n", time.Duration(st.Budget*float64(time.Second)), o.Budget)
 		}
-		for _, m := range []*map[string]float64{&st.Spent} {
-			if *m == nil {
-				*m = map[string]float64{}
-			}
+		if st.Spent == nil {
+			st.Spent = map[string]float64{}
 		}
 		if st.Counts == nil {
 			st.Counts = map[string]int{}

@@ -516,7 +516,7 @@ func runModelList(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "no embedded models")
 	}
 	for _, i := range infos {
-		fmt.Fprintf(stdout, "%-32s %-16s %5d forms  %s (%s)\n  %s\n", i.File, i.LLVMCPU, i.Forms, i.Source, i.From, i.Name)
+		writeModelInfo(stdout, i.File, i)
 	}
 	dir, _ := modeldb.UserModelDir()
 	if len(users) == 0 {
@@ -525,9 +525,14 @@ func runModelList(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "\nyour models (%s), used by default on a host of their CPU signature:\n", dir)
 	for _, i := range users {
-		fmt.Fprintf(stdout, "%-32s %-16s %5d forms  %s (%s)\n  %s\n", filepath.Base(i.File), i.LLVMCPU, i.Forms, i.Source, i.From, i.Name)
+		writeModelInfo(stdout, filepath.Base(i.File), i)
 	}
 	return nil
+}
+
+// writeModelInfo is one model's entry in model list.
+func writeModelInfo(w io.Writer, file string, i modeldb.ModelInfo) {
+	fmt.Fprintf(w, "%-32s %-16s %5d forms  %s (%s)\n  %s\n", file, i.LLVMCPU, i.Forms, i.Source, i.From, i.Name)
 }
 
 func runModelEval(args []string, stdout, stderr io.Writer) error {
