@@ -17,16 +17,23 @@ import (
 // Bodies of the calibration chain and the canaries. The calibration chain
 // is `add r64, r64` (latency 1 on every x86 core); the latency canary is
 // `imul r64, r64` (latency 3 on every x86-64 core since Core 2 and K10); the
-// throughput canary is eight independent register adds (ALU-port bound;
+// throughput canary is twelve independent register adds (ALU-port bound;
 // not `add r, imm`, whose chains some cores fold at rename at a rate that
-// varies: 6 to 8 a cycle here, which poisoned the baseline).
+// varies: 6 to 8 a cycle here, which poisoned the baseline). Twelve, not
+// eight: with eight chains on five ALUs (Emerald Rapids guest, 2026-11-26)
+// the canary ran at 0.211 cycles an add and jittered by a few percent with
+// the scheduler's port choices alone, which read as a busy sibling in 70-77 %
+// of repetitions; twelve chains run at the ports' 0.200 and move only when
+// something takes the ports (`portlab noise`: the typical slowdown fell from
+// 3.4-4.9 % to 0.0-0.3 %).
 const (
 	calibBody    = "add rax, rcx"
 	latCanary    = "imul rax, rcx"
-	tpCanaryBody = "add rbx, rcx\nadd rsi, rcx\nadd rdi, rcx\nadd r9, rcx\nadd r10, rcx\nadd r11, rcx\nadd r12, rcx\nadd r13, rcx"
+	tpCanaryBody = "add rax, rcx\nadd rbx, rcx\nadd rdx, rcx\nadd rsi, rcx\nadd rdi, rcx\nadd r8, rcx\nadd r9, rcx\nadd r10, rcx\nadd r11, rcx\nadd r12, rcx\nadd r13, rcx\nadd r14, rcx"
 	calibCopies  = 128
 	latCopies    = 64
-	tpCopies     = 16 // 128 adds
+	tpCopies     = 16 // 192 adds
+	tpCanaryAdds = 12 // the adds in tpCanaryBody
 )
 
 // Shared functions at the start of every job: the calibration chain and the
@@ -637,13 +644,12 @@ func (e *Engine) converged(est perf.Estimate, p *prepared, o Options) bool {
 	if !est.Converged(o.RelTol, o.AbsTol*float64(p.instrs)) {
 		return false
 	}
-	ref := e.tpRef.Value()
-	return ref <= 0 || est.TpCanary <= ref*(1+SiblingSlack)
+	return est.CanaryClear(e.tpRef.Value())
 }
 
 // SiblingSlack is how much slower than the engine's fastest the throughput
-// canary of a converged estimate may be.
-const SiblingSlack = 0.03
+// canary of a converged estimate may be (perf.SiblingSlack).
+const SiblingSlack = perf.SiblingSlack
 
 // complete turns a finished group's repetitions into its measurements.
 func (e *Engine) complete(g *groupRun, o Options) {
@@ -669,7 +675,7 @@ func (e *Engine) complete(g *groupRun, o Options) {
 		if f := m.Clock.FrequencyFactor; f > 1.02 || (f > 0 && f < 0.98) {
 			m.Warnings = append(m.Warnings, fmt.Sprintf("the frequency probe after this snippet read %.3fx the calibration's ticks per cycle: a clock change (or a busy SMT sibling) may skew it by that much", f))
 		}
-		e.Recorder.record(m)
+		e.Recorder.record(m, e.tpRef.Value())
 	}
 }
 
@@ -801,7 +807,7 @@ func interpret(p *prepared, l *jobLayout, k int, res *jit.Result, o Options) ([]
 	if c, ok := factor[fs[0]]; ok {
 		clock.FrequencyFactor = c
 	}
-	lay := perf.Layout{CalibSpan: calibCopies, LatSpan: latCopies, TpSpan: tpCopies * 8, Hardware: useHW}
+	lay := perf.Layout{CalibSpan: calibCopies, LatSpan: latCopies, TpSpan: tpCopies * tpCanaryAdds, Hardware: useHW}
 	// A point's count is its group's; the spans say how many copies the
 	// functions run per count (Func.Mult).
 	mult := func(f int) float64 { return float64(job.Funcs[f].Mult) }

@@ -314,6 +314,19 @@ func (r *CanaryReference) Note(e Estimate) {
 	}
 }
 
+// SiblingSlack is how much slower than the run's reference (Value) the
+// throughput canary of a converged estimate may be.
+const SiblingSlack = 0.03
+
+// CanaryClear reports whether an estimate's throughput canary is within
+// SiblingSlack of the reference ref (always, before there is one): a
+// neighbour busy throughout a benchmark's jobs leaves floors that agree
+// with each other and are all slow, and only a reference from a quieter
+// moment shows it.
+func (e Estimate) CanaryClear(ref float64) bool {
+	return ref <= 0 || e.TpCanary <= ref*(1+SiblingSlack)
+}
+
 // Value is the reference, 0 before two jobs have been noted.
 func (r *CanaryReference) Value() float64 {
 	if len(r.canaries) < 2 {

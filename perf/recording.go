@@ -27,6 +27,11 @@ type Recording struct {
 	// when it is known (0: unknown).
 	Estimate float64 `json:"estimate"`
 	Known    float64 `json:"known,omitempty"`
+	// TpReference is the run's throughput canary reference when the
+	// benchmark completed (CanaryReference.Value, cycles per add; 0: none
+	// yet, or a recording from before it was kept): a converged estimate
+	// also needs Estimate.CanaryClear(TpReference).
+	TpReference float64 `json:"tp_reference,omitempty"`
 }
 
 // WriteRecording appends r to w as one JSON line.

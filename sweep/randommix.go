@@ -3,6 +3,7 @@ package sweep
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 
 	"portlab/gen"
@@ -24,8 +25,8 @@ var DefaultMixForms = [2]int{2, 4}
 // take about as long as the others (gen.MixCountsN). Left out: forms bound
 // by the memory system or microcode (see memorySystemBound,
 // maxMixThroughput), and legacy-SSE vector forms together with VEX/EVEX
-// ones. Forms that cannot be mixed are drawn again; the draw depends only
-// on seed, the forms and tp. kind is the benchmarks' kind: gen.KindRandomMix
+// ones. Forms that cannot be mixed, and sets of forms drawn before, are
+// drawn again; the draw depends only on seed, the forms and tp. kind is the benchmarks' kind: gen.KindRandomMix
 // (a validation set) or gen.KindFitMix (a training set).
 func RandomMixes(forms []*isa.Form, tp map[string]float64, times gen.FormTimes, n int, lo, hi int, seed int64, kind string) []*gen.Bench {
 	var pool []*isa.Form
@@ -42,6 +43,7 @@ func RandomMixes(forms []*isa.Form, tp map[string]float64, times gen.FormTimes, 
 	lo = min(lo, hi)
 	rng := rand.New(rand.NewSource(seed))
 	var out []*gen.Bench
+	drawn := map[string]bool{}
 	for tries := 0; len(out) < n && tries < 20*n; tries++ {
 		k := lo + rng.Intn(hi-lo+1)
 		pick := make([]*isa.Form, 0, k)
@@ -63,6 +65,18 @@ func RandomMixes(forms []*isa.Form, tp map[string]float64, times gen.FormTimes, 
 		}
 		if len(pick) < k {
 			continue
+		}
+		// The same forms in another order are the same mix (the counts
+		// follow from the forms): draw again rather than measure it twice.
+		names := make([]string, len(pick))
+		for i, f := range pick {
+			names[i] = f.Name()
+		}
+		slices.Sort(names)
+		if key := strings.Join(names, "\x00"); drawn[key] {
+			continue
+		} else {
+			drawn[key] = true
 		}
 		b, err := gen.MixNTimed(pick, gen.MixCountsN(tps), times)
 		if err != nil {
