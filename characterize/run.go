@@ -620,6 +620,7 @@ func (r *run) build() error {
 	m, rep, err := modeldb.Build(ms, modeldb.BuildOptions{
 		Name:    fmt.Sprintf("measured by portlab characterize on %s (%s)", h.Microarch, h.Signature()),
 		LLVMCPU: h.Microarch, Base: r.base, Sources: []string{resultsFile},
+		From: "portlab characterize --budget " + r.o.Budget.String(),
 	})
 	if err != nil {
 		return err

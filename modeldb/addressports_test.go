@@ -58,6 +58,15 @@ func TestFitAddressPorts(t *testing.T) {
 	if joined := strings.Join(report, "\n"); !strings.Contains(joined, "base+index*s p[0,6,10]") || !strings.Contains(joined, "no port group explains index*s+disp") {
 		t.Errorf("report:\n%s", joined)
 	}
+	// As the builder's pass: applied on the evidence of the 12 mixes.
+	b := &builder{ms: ms, m: m, rep: &BuildReport{}}
+	var r Pass
+	if err := b.addressPorts(&r); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Applied || !strings.Contains(r.Evidence, "12 mixes of address shapes with probe forms") || len(r.Changes) != len(report) {
+		t.Errorf("address ports pass: applied %v, %q, changes %q", r.Applied, r.Evidence, r.Changes)
+	}
 	// The shape's ports survive writing and reading; an unknown port in
 	// them is an error naming the file and line.
 	back := roundTrip(t, m, "alu.yml")

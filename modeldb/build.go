@@ -25,8 +25,11 @@ type BuildOptions struct {
 	// (chosen by a hash of the mix, so the same ones on every run); they
 	// are returned in the report for EvaluateMixes.
 	HoldOut float64
-	// Sources name the result files, for the provenance.
+	// Sources name the result files, for the provenance; From, when set,
+	// is the provenance's command instead ("portlab model build" and the
+	// sources otherwise).
 	Sources []string
+	From    string
 	Infer   InferOptions
 	// Now stamps the provenance (nil: time.Now).
 	Now func() time.Time
@@ -97,6 +100,9 @@ type BuildReport struct {
 	// narrower vector forms) changed (see fit512).
 	Beside512 []string
 	Skipped   []string
+	// Passes are the builder's passes in order (buildPasses): what each
+	// looked at, whether it changed the model, and what.
+	Passes []Pass
 }
 
 // Summary renders the report in a few lines, with up to n examples.
@@ -156,14 +162,22 @@ func (r *BuildReport) Summary(n int) string {
 			fmt.Fprintf(&b, "  %-40s %s %s -> %s\n", c.Form, c.Field, c.Old, c.New)
 		}
 	}
-	for _, s := range r.MemoryPath {
-		fmt.Fprintf(&b, "memory path: %s\n", s)
+	if len(r.Passes) > 0 {
+		b.WriteString("passes (+ changed the model, - did not; each with what this host's measurements showed):\n")
 	}
-	for _, s := range r.Beside512 {
-		fmt.Fprintf(&b, "beside 512-bit work: %s\n", s)
-	}
-	for _, s := range r.AddressPorts {
-		fmt.Fprintf(&b, "address shapes: %s\n", s)
+	for _, p := range r.Passes {
+		mark := "-"
+		if p.Applied {
+			mark = "+"
+		}
+		fmt.Fprintf(&b, "  %s %s: %s\n", mark, p.Name, p.Evidence)
+		for i, c := range p.Changes {
+			if n >= 0 && i == max(n, 1) {
+				fmt.Fprintf(&b, "      ... and %d more\n", len(p.Changes)-i)
+				break
+			}
+			fmt.Fprintf(&b, "      %s\n", c)
+		}
 	}
 	for _, s := range r.Skipped {
 		fmt.Fprintf(&b, "skipped: %s\n", s)
@@ -242,499 +256,6 @@ func formsToSplit(m *Model, rep *BuildReport, tol float64) map[string]bool {
 		}
 	}
 	return split
-}
-
-// build is Build with the forms of split in classes of their own.
-func build(ms *Measurements, opt BuildOptions, split map[string]bool) (*Model, *BuildReport, error) {
-	now := time.Now
-	if opt.Now != nil {
-		now = opt.Now
-	}
-	date := now().UTC().Format("2006-01-02")
-	rep := &BuildReport{Skipped: append([]string(nil), ms.Skipped...)}
-	var m *Model
-	if opt.Base != nil {
-		m = opt.Base.Clone()
-	} else {
-		m = &Model{ISA: "x86"}
-	}
-	host := strings.Join(ms.Hosts, ",")
-	if opt.Name != "" {
-		m.Name = opt.Name
-	} else if opt.Base == nil {
-		m.Name = "measured on " + host
-	} else {
-		m.Name = strings.TrimSpace(opt.Base.Name + " corrected by measurements on " + host)
-	}
-	if opt.LLVMCPU != "" && opt.LLVMCPU != m.LLVMCPU {
-		// Another CPU than the base's: its micro-architecture too.
-		if opt.Base == nil || m.MicroArchitecture == opt.Base.MicroArchitecture {
-			m.MicroArchitecture = ""
-		}
-		m.LLVMCPU = opt.LLVMCPU
-	}
-	if m.MicroArchitecture == "" {
-		m.MicroArchitecture = m.LLVMCPU
-	}
-	from := "portlab model build"
-	if len(opt.Sources) > 0 {
-		from += " " + strings.Join(opt.Sources, " ")
-	}
-	note := ""
-	if opt.Base != nil {
-		note = "started from " + opt.Base.Label()
-		if opt.Base.Provenance != nil && opt.Base.Provenance.From != "" {
-			note += " (" + opt.Base.Provenance.From + ")"
-		}
-	}
-	m.Provenance = &Provenance{Source: SourceMeasured, From: from, Host: host, Date: date, Note: note}
-
-	// The forms with a throughput become classes.
-	p := &inferProblem{opt: opt.Infer}
-	p.opt.defaults()
-	if opt.Base != nil {
-		p.ports = append([]string(nil), opt.Base.Ports...)
-		if len(p.ports) > 64 {
-			return nil, nil, fmt.Errorf("base model %s has %d ports; inference handles up to 64", opt.Base.Label(), len(p.ports))
-		}
-		p.basePorts = len(p.ports)
-		p.units = unitPorts(p.ports)
-		if opt.Base.DispatchWidth > 0 {
-			p.width, p.fixedWidth = float64(opt.Base.DispatchWidth), true
-		}
-	} else {
-		p.abstract = true
-	}
-	var fitMixes []*MixMeasurement
-	for _, mx := range ms.Mixes {
-		ok := mx.Cycles > 0
-		for _, pt := range mx.Parts {
-			if fm, found := ms.Forms[pt.Form]; !found || fm.Throughput <= 0 {
-				ok = false
-			}
-		}
-		if !ok {
-			rep.Skipped = append(rep.Skipped, fmt.Sprintf("mix %s: a form has no measured throughput", mx.Key()))
-			continue
-		}
-		if heldOut(mx.Key(), opt.HoldOut) {
-			rep.HeldOut = append(rep.HeldOut, mx)
-			if f, slower := contradicts(mx, ms); f == "" && !slower {
-				rep.HeldOutExplainable = append(rep.HeldOutExplainable, mx)
-			}
-			continue
-		}
-		if f, slower := contradicts(mx, ms); f != "" || slower && !isCrossWidth(mx) {
-			if rep.FasterThanAlone == nil {
-				rep.FasterThanAlone, rep.SlowerThanSerial = map[string]int{}, map[string]int{}
-			}
-			rep.Contradicting++
-			if f != "" {
-				rep.FasterThanAlone[f]++
-			} else {
-				for _, pt := range mx.Parts {
-					rep.SlowerThanSerial[pt.Form]++
-				}
-			}
-			continue
-		}
-		fitMixes = append(fitMixes, mx)
-		if mx.Random {
-			rep.RandomMixesUsed++
-		}
-	}
-	rep.MixesUsed = len(fitMixes)
-	rep.fitted = fitMixes
-	// Mixes of 512-bit work with narrower vector forms fit the narrower
-	// forms' ports beside 512-bit work, after the ports themselves (see
-	// wide512.go); the other mixes fit the ports.
-	var crossMixes []*MixMeasurement
-	fitMixes, crossMixes = splitCrossWidth(fitMixes)
-	// mixesOf: every mix a form is fitted to; probeMixesOf: only the
-	// probe mixes, which decide the classes (MixMeasurement.Random).
-	mixesOf, probeMixesOf := map[string][]int{}, map[string][]int{}
-	for i, mx := range fitMixes {
-		for _, pt := range mx.Parts {
-			mixesOf[pt.Form] = append(mixesOf[pt.Form], i)
-			if !mx.Random {
-				probeMixesOf[pt.Form] = append(probeMixesOf[pt.Form], i)
-			}
-		}
-	}
-	// crossProbesOf: the probe mixes of a narrower vector form with
-	// 512-bit work. They are part of its class's signature: forms alike
-	// beside their own width may part beside 512-bit work, and fit512
-	// fits a class as one. On the Granite Rapids guest multiplies and
-	// shifts both run on ports 0 and 1; beside 512-bit work multiplies
-	// take ports 0 and 5, shifts port 0 only (8 vmulps ymm or vpmullw ymm
-	// with 4 vpermd zmm: 6 cycles; 8 vpslld ymm, imm8: 8). As one class,
-	// 242 forms got port 0.
-	crossProbesOf := map[string][]int{}
-	for i, mx := range crossMixes {
-		if mx.Random {
-			continue
-		}
-		for _, pt := range mx.Parts {
-			crossProbesOf[pt.Form] = append(crossProbesOf[pt.Form], i)
-		}
-	}
-	var names []string
-	for n, fm := range ms.Forms {
-		if fm.Throughput > 0 || len(fm.Latencies) > 0 {
-			names = append(names, n)
-		}
-	}
-	sort.Strings(names)
-	rep.Measured = len(names)
-	classOf := map[string]int{}
-	byKey := map[string]int{}
-	p.memPorts = p.memoryPorts(opt.Base)
-	for _, n := range names {
-		fm := ms.Forms[n]
-		if fm.Throughput <= 0 {
-			continue
-		}
-		var baseUses []maskUse
-		baseKey := ""
-		if opt.Base != nil {
-			if be, ok := opt.Base.Lookup(n); ok && len(be.PortPressure) > 0 {
-				baseUses = p.compile(be.PortPressure)
-				baseKey = FormatPressure(be.PortPressure)
-			}
-		}
-		// A masked or {evex}-spelled form that was never mixed is judged
-		// by the mixes of the form it is a variant of: with the same
-		// throughput it joins that form's class (ports sweeps may leave
-		// the variants out, `--exclude '*{k}*'`, to halve their time).
-		mixed := n
-		if len(probeMixesOf[n]) == 0 {
-			if u := variantOf(n); len(probeMixesOf[u]) > 0 {
-				mixed = u
-			}
-		}
-		key := ""
-		wide, narrow := formWidth(n)
-		if split[n] {
-			key = "split|" + n
-		} else if len(probeMixesOf[mixed]) > 0 {
-			key = fmt.Sprintf("%d|%t|%t|%s|%s", int(math.Round(math.Log(fm.Throughput)/math.Log(1.03))), wide, narrow, baseKey, mixSignature(mixed, probeMixesOf[mixed], fitMixes, ms))
-			if narrow {
-				key += "|" + mixSignature(mixed, crossProbesOf[mixed], crossMixes, ms)
-			}
-		} else {
-			key = "solo|" + n
-		}
-		c, ok := byKey[key]
-		if !ok {
-			c = len(p.classes)
-			byKey[key] = c
-			slots, oneUop := 1.0, false
-			if opt.Base != nil {
-				if be, ok := opt.Base.Lookup(n); ok && be.Uops > 0 {
-					uops := uopsWithin(be.Uops, fm.Throughput, p.width)
-					oneUop = uops == 1 && len(baseUses) == 1
-					// The built model dispatches memory uops fused.
-					f, _ := isa.Lookup(n)
-					slots = DispatchSlots(f, uops, true)
-				}
-			}
-			p.classes = append(p.classes, &inferClass{base: baseUses, slots: slots, oneUop: oneUop,
-				mem: p.fixedMemoryUses(baseUses, fm.Throughput), wide: wide, narrow: narrow})
-		}
-		cl := p.classes[c]
-		cl.forms = append(cl.forms, n)
-		classOf[n] = c
-	}
-	for _, cl := range p.classes {
-		var tps []float64
-		mixSet := map[int]bool{}
-		for _, n := range cl.forms {
-			tps = append(tps, ms.Forms[n].Throughput)
-			for _, k := range mixesOf[n] {
-				mixSet[k] = true
-			}
-		}
-		cl.tp = median(tps)
-		for _, n := range cl.forms {
-			cl.overhead = max(cl.overhead, ms.Forms[n].Overhead)
-		}
-		for k := range mixSet {
-			cl.mixes = append(cl.mixes, k)
-		}
-		sort.Ints(cl.mixes)
-	}
-	for _, mx := range fitMixes {
-		im := inferMix{y: mx.Cycles, overhead: mx.Overhead}
-		for _, pt := range mx.Parts {
-			im.parts = append(im.parts, classCount{classOf[pt.Form], float64(pt.Count)})
-		}
-		p.mixes = append(p.mixes, im)
-	}
-	for _, cl := range p.classes {
-		cl.variant = -1
-		if c, ok := classOf[variantOf(cl.forms[0])]; ok && p.classes[c] != cl {
-			cl.variant = c
-		}
-	}
-	// Memory forms the base model lacks (or has without a memory part)
-	// take the memory part of the base's plain load or store of their
-	// operand's class.
-	if opt.Base != nil && p.memPorts != 0 {
-		for _, cl := range p.classes {
-			if cl.mem == nil {
-				cl.mem = p.defaultMemoryUses(opt.Base, cl.forms[0], cl.tp)
-			}
-		}
-	}
-	if opt.Base != nil {
-		p.narrowLoadsOnEveryLoadPort(opt.Base)
-	}
-	rep.MemoryPath = p.calibrateStores(fitMixes, classOf)
-	// Memory forms may be their register form plus a load or store.
-	for _, cl := range p.classes {
-		f, ok := isa.Lookup(cl.forms[0])
-		if !ok {
-			continue
-		}
-		mi := memoryOperand(f)
-		if mi < 0 {
-			continue
-		}
-		rf, class := registerCounterpart(f, mi, func(n string) bool { _, ok := classOf[n]; return ok })
-		if rf == nil {
-			continue
-		}
-		h := []int{classOf[rf.Name()]}
-		acc := f.Operands[mi].Access
-		okHint := true
-		if acc&isa.Read != 0 {
-			if lc, ok := classOf[loadForms[class]]; ok {
-				h = append(h, lc)
-			} else if lc, ok := classOf[loadForms["gpr"]]; ok {
-				h = append(h, lc)
-			} else {
-				okHint = false
-			}
-		}
-		if acc&(isa.Write|isa.CondWrite) != 0 {
-			if sc, ok := classOf[storeForms[class]]; ok {
-				h = append(h, sc)
-			} else if sc, ok := classOf[storeForms["gpr"]]; ok {
-				h = append(h, sc)
-			} else {
-				okHint = false
-			}
-		}
-		if okHint {
-			cl.hints = append(cl.hints, h)
-		}
-	}
-	rep.Classes = len(p.classes)
-	p.solve()
-	rep.Beside512 = p.fit512(crossMixes, classOf)
-	if len(p.ports) > len(m.Ports) {
-		m.Ports = append([]string(nil), p.ports...)
-	}
-	rep.Ports = append([]string(nil), m.Ports...)
-	rep.DispatchWidth = p.width
-	// Every x86 core since Core 2 and K8 dispatches a load-op form as one
-	// slot (micro-fusion, macro-ops).
-	m.MicroFusion = true
-	if m.DispatchWidth == 0 && p.width > 0 && p.width == math.Trunc(p.width) {
-		m.DispatchWidth = int(p.width)
-	}
-
-	// Entries.
-	for _, n := range names {
-		fm := ms.Forms[n]
-		f, _ := isa.Lookup(n)
-		var old *Entry
-		if be, ok := m.Lookup(n); ok {
-			old = be.Clone()
-		}
-		e := &Entry{Form: n}
-		if old != nil {
-			*e = *old.Clone()
-		}
-		var corr []string
-		record := func(field, o, nw string) {
-			if old == nil || o == nw {
-				return
-			}
-			rep.Corrections = append(rep.Corrections, Correction{Form: n, Field: field, Old: o, New: nw})
-			corr = append(corr, fmt.Sprintf("%s %s -> %s", field, o, nw))
-		}
-		pr := &Provenance{Source: SourceMeasured, Host: fm.Host, Date: fm.Date}
-		if pr.Date == "" {
-			pr.Date = date
-		} else if len(pr.Date) > 10 {
-			pr.Date = pr.Date[:10]
-		}
-		var notes []string
-		if len(fm.Latencies) > 0 {
-			e.Latencies = nil
-			var pairs []string
-			for k := range fm.Latencies {
-				pairs = append(pairs, k)
-			}
-			sort.Strings(pairs)
-			for _, k := range pairs {
-				if from, to, ok := strings.Cut(k, "->"); ok {
-					e.Latencies = append(e.Latencies, OperandLatency{From: from, To: to, Cycles: round5(fm.Latencies[k])})
-				}
-			}
-			nl := round5(fm.Latency())
-			if old != nil {
-				record("latency", FormatNum(old.Latency), FormatNum(nl))
-			}
-			e.Latency = nl
-		} else if old != nil {
-			notes = append(notes, "latency from the base model")
-		}
-		// The latency beside 512-bit work, where it differs.
-		e.Latency512 = 0
-		if l := fm.Latency512; l > 0 && e.Latency > 0 && math.Abs(l-e.Latency) > latency512Margin*e.Latency {
-			e.Latency512 = round5(l)
-		}
-		if fm.Throughput > 0 {
-			nt := round5(fm.Throughput)
-			if old != nil && math.Abs(old.Throughput-nt) > 0.01*math.Max(nt, old.Throughput) {
-				record("throughput", FormatNum(old.Throughput), FormatNum(nt))
-			}
-			e.Throughput = nt
-			if len(fm.Addressing) > 0 {
-				e.Addressing = nil
-				for _, shape := range isa.AddressShapes {
-					if a, ok := fm.Addressing[shape]; ok {
-						e.Addressing = append(e.Addressing, AddressCost{Shape: shape, Latency: round5(a.Latency), Throughput: round5(a.Throughput)})
-					}
-				}
-			}
-			c := p.classes[classOf[n]]
-			newPP := p.pressureOf(c.cur)
-			if c.cur == nil {
-				newPP = PortPressure{}
-			}
-			if old != nil && samePressure(old.PortPressure, newPP) {
-				newPP = old.PortPressure // same uses; keep the base's order
-			}
-			if old != nil {
-				record("port_pressure", FormatPressure(old.PortPressure), FormatPressure(newPP))
-			}
-			e.PortPressure = newPP
-			if c.cur512 != nil {
-				e.PortPressure512 = p.pressureOf(c.cur512)
-			} else if c.crossMixes > 0 || c.cur == nil {
-				e.PortPressure512 = nil // measured beside 512-bit work: no change
-			} else if len(e.PortPressure512) > 0 {
-				notes = append(notes, "ports beside 512-bit work from the base model")
-			}
-			if e.Uops == 0 {
-				// Dispatch slots as the fit counted them.
-				e.Uops = c.slots
-			} else if u := uopsWithin(e.Uops, fm.Throughput, p.width); u < e.Uops {
-				record("uops", FormatNum(e.Uops), FormatNum(u))
-				e.Uops = u
-			}
-			fit := FormFit{Form: n, Class: classOf[n], Mixes: c.evaluated, Error: c.err, MaxError: c.maxErr, Note: c.why}
-			switch {
-			case c.cur == nil || c.evaluated == 0:
-				fit.Confidence = "low"
-			case c.err > p.opt.LowConfidence:
-				fit.Confidence = "low"
-				fit.Note = fmt.Sprintf("ports fit the mixes poorly (error %s, worst %s)", formatPct(c.err), formatPct(c.maxErr))
-			default:
-				fit.Confidence = "high"
-			}
-			if k := rep.FasterThanAlone[n]; k > 0 {
-				fit.Confidence = "low"
-				why := fmt.Sprintf("ran faster in %d mixes than alone: its measured throughput is not a port bound (those mixes not fitted)", k)
-				if fit.Note != "" {
-					why += "; " + fit.Note
-				}
-				fit.Note = why
-			}
-			if fit.Confidence == "low" {
-				rep.LowConfidence++
-			}
-			rep.Fits = append(rep.Fits, fit)
-			pr.Confidence = fit.Confidence
-			pr.FitError = math.Round(c.err*1e4) / 1e4
-			if fit.Note != "" {
-				notes = append(notes, fit.Note)
-			} else if c.evaluated > 0 {
-				notes = append(notes, fmt.Sprintf("ports inferred from %d mixes", c.evaluated))
-			}
-		} else if old == nil {
-			notes = append(notes, "throughput not measured")
-		}
-		// Flags: the catalog's, the generator's findings, the base's.
-		flags := map[string]bool{}
-		for _, x := range e.Flags {
-			flags[x] = true
-		}
-		if f != nil {
-			for _, x := range catalogFlags(f) {
-				flags[x] = true
-			}
-		}
-		for _, x := range fm.Props {
-			if knownFlags[x] {
-				flags[x] = true
-			}
-		}
-		e.Flags = nil
-		for x := range flags {
-			e.Flags = append(e.Flags, x)
-		}
-		sort.Strings(e.Flags)
-		if len(corr) > 0 {
-			was := "base"
-			if old.Provenance != nil && old.Provenance.From != "" {
-				was = old.Provenance.From
-			} else if opt.Base != nil && opt.Base.Provenance != nil && opt.Base.Provenance.From != "" {
-				was = opt.Base.Provenance.From
-			}
-			notes = append(notes, fmt.Sprintf("replaced %s (%s)", strings.Join(corr, ", "), was))
-		}
-		pr.Note = strings.Join(notes, "; ")
-		e.Provenance = pr
-		m.Put(e)
-	}
-	// Header values from measured plain loads and stores.
-	if c, ok := classOf[loadForms["gpr"]]; ok && p.classes[c].cur != nil {
-		m.LoadPorts = p.pressureOf(p.classes[c].cur)
-		if fm := ms.Forms[loadForms["gpr"]]; fm.Latency() > 0 {
-			if m.LoadLatency == nil {
-				m.LoadLatency = map[string]float64{}
-			}
-			m.LoadLatency["gpr"] = round5(fm.Latency())
-		}
-	}
-	if c, ok := classOf[storeForms["gpr"]]; ok && p.classes[c].cur != nil {
-		m.StorePorts = p.pressureOf(p.classes[c].cur)
-	}
-	// The store's latency was measured as a round trip: the store, then a
-	// reload of its address into the stored register, chained, one pair
-	// per instance; the value is the pair's.
-	if fm, ok := ms.Forms[storeForms["gpr"]]; ok {
-		if l := fm.Latencies["1->mem"]; l > 0 {
-			m.StoreToLoadForwardLatency = round5(l)
-		}
-	}
-	if sc := storeCommitOf(ms.StoreCommitSameLine, ms.StoreCommitLinesApart); sc != nil {
-		m.StoreCommit = sc
-		rep.MemoryPath = append(rep.MemoryPath, fmt.Sprintf("stores commit %s (%.2f cycles a store to one line, %.2f a line apart)",
-			sc, ms.StoreCommitSameLine, ms.StoreCommitLinesApart))
-	} else if ms.StoreCommitLinesApart > 0 {
-		rep.MemoryPath = append(rep.MemoryPath, fmt.Sprintf("stores to different cache lines commit as fast as to one (%.2f and %.2f cycles a store): no store-commit limit",
-			ms.StoreCommitLinesApart, ms.StoreCommitSameLine))
-	}
-	m.SortForms()
-	m.Reindex()
-	rep.AddressPorts = fitAddressPorts(m, ms)
-	sort.Slice(rep.Fits, func(i, j int) bool { return rep.Fits[i].Form < rep.Fits[j].Form })
-	return m, rep, nil
 }
 
 // latency512Margin is how far (relative) a form's latency beside 512-bit
@@ -1019,27 +540,35 @@ func (p *inferProblem) defaultMemoryUses(base *Model, form string, tp float64) [
 // (Granite Rapids guest: 54 loads of m128 and m64bcst operands in 18.2
 // cycles, where two ports predicted 27); 256- and 512-bit load-ops ran
 // 2-2.5 a cycle and keep theirs.
-func (p *inferProblem) narrowLoadsOnEveryLoadPort(base *Model) {
+// It returns the base's load port group, the ports it grew by (0: none)
+// and how many classes took them.
+func (p *inferProblem) narrowLoadsOnEveryLoadPort(base *Model) (loadGroup, grown uint64, n int) {
 	e, ok := base.Lookup(loadForms["gpr"])
 	if !ok || len(e.PortPressure) != 1 {
-		return
+		return 0, 0, 0
 	}
-	loadGroup := p.compile(e.PortPressure)[0].mask
-	grown := p.memGrown[loadGroup]
+	loadGroup = p.compile(e.PortPressure)[0].mask
+	grown = p.memGrown[loadGroup]
 	if grown == 0 {
-		return
+		return loadGroup, 0, 0
 	}
 	for _, cl := range p.classes {
 		f, ok := isa.Lookup(cl.forms[0])
 		if !ok || !narrowRead(f) {
 			continue
 		}
+		took := false
 		for i, u := range cl.mem {
 			if u.mask == loadGroup {
 				cl.mem[i].mask |= grown
+				took = true
 			}
 		}
+		if took {
+			n++
+		}
 	}
+	return loadGroup, grown, n
 }
 
 // narrowRead reports whether f reads a memory operand of 128 bits or less

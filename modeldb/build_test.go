@@ -369,10 +369,11 @@ func TestBuildMemoryPartFromTheBase(t *testing.T) {
 	}
 	base.Forms = kept
 	base.Reindex()
-	m, _, err := Build(ms, BuildOptions{Base: base, Now: fixedNow})
+	m, rep, err := Build(ms, BuildOptions{Base: base, Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}
+	wantPass(t, rep, "memory part from the base", true, "the base's plain loads and stores use")
 	for _, f := range []string{"vaddpd ymm, ymm, m256", "vmulpd ymm, ymm, m256"} {
 		if got := portSet(t, m, f); !got["VL0"] || !got["VL1"] {
 			t.Errorf("%s on %v: want the vector load ports VL0, VL1", f, sortedKeys(got))
@@ -706,10 +707,11 @@ func TestBuildNarrowLoadsTakeTheGrownLoadPorts(t *testing.T) {
 		}
 	}
 	base.Reindex()
-	m, _, err := Build(ms, BuildOptions{Base: base, Now: fixedNow})
+	m, rep, err := Build(ms, BuildOptions{Base: base, Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}
+	wantPass(t, rep, "narrow loads on every load port", true, "more than the base's load ports")
 	grown := func(form string) bool {
 		for p := range portSet(t, m, form) {
 			if strings.HasPrefix(p, "new") {

@@ -1,0 +1,861 @@
+package modeldb
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"portlab/isa"
+)
+
+// The builder, from measurements to a model, is a fixed list of passes
+// (buildPasses). Each pass names the measurement that enables its rule; a
+// rule found on one host is applied on another only where that host's
+// measurements show it, and every pass says in the build report
+// (BuildReport.Passes) what it looked at, whether it changed the model,
+// and what.
+
+// Pass is what one pass of the builder did.
+type Pass struct {
+	Name string `json:"name"`
+	// Rule is the pass's rule in a sentence; Needs the measurement that
+	// enables it.
+	Rule  string `json:"rule"`
+	Needs string `json:"needs"`
+	// Applied says whether the pass changed the model; Evidence is what
+	// this host's measurements showed (or lacked) that decided it, and
+	// Changes what it changed.
+	Applied  bool     `json:"applied"`
+	Evidence string   `json:"evidence"`
+	Changes  []string `json:"changes,omitempty"`
+}
+
+// buildPass is a pass of the builder: its name, its rule, the measurement
+// it needs, and the step, which fills in the Pass it reports.
+type buildPass struct {
+	name, rule, needs string
+	run               func(b *builder, r *Pass) error
+}
+
+// buildPasses is the builder's pipeline, in order.
+var buildPasses = []buildPass{
+	{"base", "start from the base model: its ports, dispatch width, header and the entries of forms not measured",
+		"a base model (--base)", (*builder).startFromBase},
+	{"mixes to fit", "fit the mixes a port mapping can explain; hold out a share for validation; leave out those that ran faster than one of their forms alone or slower than their forms one after another",
+		"port-conflict and fit mixes", (*builder).selectMixes},
+	{"classes", "forms of one throughput and the same behaviour with every probe share one mapping; a form whose random mixes the first fit mispredicts gets a class of its own",
+		"throughputs and probe mixes", (*builder).classify},
+	{"memory part from the base", "a memory form the base gives no memory part takes that of the base's plain load or store of its operand's class",
+		"a base model with load and store ports", (*builder).memoryDefaults},
+	{"narrow loads on every load port", "forms that read 128 bits or less take every load port the plain 64-bit load needed",
+		"mov r64, m64 measured faster than the base's load ports allow", (*builder).narrowLoads},
+	{"vector stores apart from loads", "vector stores leave out a port group the base shares with vector loads when a store beside loads ran faster than sharing it allows",
+		"mixes of a plain vector store with a plain vector load", (*builder).vectorStores},
+	{"memory forms from their parts", "a memory form's fit starts from its register form plus a plain load or store",
+		"the register form and the plain load or store measured", (*builder).memoryHints},
+	{"ports from the mixes", "each class gets the port groups that predict its mixes best; dividers stay units of their own, never joined with issue ports",
+		"throughputs and mixes", (*builder).solve},
+	{"ports beside 512-bit work", "narrower vector forms get the ports they use while 512-bit work runs",
+		"mixes of 512-bit work with narrower vector forms (AVX-512 hosts)", (*builder).beside512},
+	{"entries", "every measured form gets its latencies, throughput, fitted ports, uops within its throughput, flags and provenance",
+		"latencies and throughputs", (*builder).entries},
+	{"latency beside 512-bit work", "a form whose latency beside 512-bit work differs from its own by more than 5 % keeps both",
+		"latency chains with a 512-bit form after each link (AVX-512 hosts)", (*builder).latency512},
+	{"loads and stores in the header", "the model's load ports, load latency, store ports and store-to-load forwarding latency are the plain 64-bit load's and store's",
+		"mov r64, m64 and mov m64, r64 measured", (*builder).loadStoreHeader},
+	{"store commit", "stores to different cache lines commit at most as fast as measured",
+		"stores to one line and to lines apart", (*builder).storeCommit},
+	{"address ports", "each lea address shape takes the port group that predicts its mixes with probes",
+		"lea address shapes beside probe forms", (*builder).addressPorts},
+}
+
+// builder is the state the passes share.
+type builder struct {
+	ms    *Measurements
+	opt   BuildOptions
+	split map[string]bool
+	date  string
+
+	m   *Model
+	rep *BuildReport
+	p   *inferProblem
+
+	// fitMixes are the mixes the ports are fitted to, crossMixes those of
+	// 512-bit work beside narrower vector forms.
+	fitMixes, crossMixes []*MixMeasurement
+	// mixesOf: every mix a form is fitted to; probeMixesOf: only the
+	// probe mixes, which decide the classes (MixMeasurement.Random);
+	// crossProbesOf: a narrower vector form's probe mixes with 512-bit
+	// work.
+	mixesOf, probeMixesOf, crossProbesOf map[string][]int
+	// names are the forms with a measured throughput or latency.
+	names   []string
+	classOf map[string]int
+}
+
+// build is Build with the forms of split in classes of their own: the
+// passes, in order.
+func build(ms *Measurements, opt BuildOptions, split map[string]bool) (*Model, *BuildReport, error) {
+	b := &builder{ms: ms, opt: opt, split: split}
+	for _, bp := range buildPasses {
+		r := Pass{Name: bp.name, Rule: bp.rule, Needs: bp.needs}
+		if err := bp.run(b, &r); err != nil {
+			return nil, nil, err
+		}
+		b.rep.Passes = append(b.rep.Passes, r)
+	}
+	sort.Slice(b.rep.Fits, func(i, j int) bool { return b.rep.Fits[i].Form < b.rep.Fits[j].Form })
+	return b.m, b.rep, nil
+}
+
+// startFromBase: the model's header and provenance, and the inference
+// problem's ports (the base's, or abstract ones).
+func (b *builder) startFromBase(r *Pass) error {
+	ms, opt := b.ms, b.opt
+	now := time.Now
+	if opt.Now != nil {
+		now = opt.Now
+	}
+	b.date = now().UTC().Format("2006-01-02")
+	b.rep = &BuildReport{Skipped: append([]string(nil), ms.Skipped...)}
+	if opt.Base != nil {
+		b.m = opt.Base.Clone()
+	} else {
+		b.m = &Model{ISA: "x86"}
+	}
+	m := b.m
+	host := strings.Join(ms.Hosts, ",")
+	if opt.Name != "" {
+		m.Name = opt.Name
+	} else if opt.Base == nil {
+		m.Name = "measured on " + host
+	} else {
+		m.Name = strings.TrimSpace(opt.Base.Name + " corrected by measurements on " + host)
+	}
+	if opt.LLVMCPU != "" && opt.LLVMCPU != m.LLVMCPU {
+		// Another CPU than the base's: its micro-architecture too.
+		if opt.Base == nil || m.MicroArchitecture == opt.Base.MicroArchitecture {
+			m.MicroArchitecture = ""
+		}
+		m.LLVMCPU = opt.LLVMCPU
+	}
+	if m.MicroArchitecture == "" {
+		m.MicroArchitecture = m.LLVMCPU
+	}
+	from := opt.From
+	if from == "" {
+		from = "portlab model build"
+		if len(opt.Sources) > 0 {
+			from += " " + strings.Join(opt.Sources, " ")
+		}
+	}
+	note := ""
+	if opt.Base != nil {
+		note = "started from " + opt.Base.Label()
+		if opt.Base.Provenance != nil && opt.Base.Provenance.From != "" {
+			note += " (" + opt.Base.Provenance.From + ")"
+		}
+	}
+	m.Provenance = &Provenance{Source: SourceMeasured, From: from, Host: host, Date: b.date, Note: note}
+
+	p := &inferProblem{opt: opt.Infer}
+	p.opt.defaults()
+	b.p = p
+	if opt.Base == nil {
+		p.abstract = true
+		r.Evidence = "no base model: ports are abstract groups the mixes open"
+		return nil
+	}
+	p.ports = append([]string(nil), opt.Base.Ports...)
+	if len(p.ports) > 64 {
+		return fmt.Errorf("base model %s has %d ports; inference handles up to 64", opt.Base.Label(), len(p.ports))
+	}
+	p.basePorts = len(p.ports)
+	p.units = unitPorts(p.ports)
+	if opt.Base.DispatchWidth > 0 {
+		p.width, p.fixedWidth = float64(opt.Base.DispatchWidth), true
+	}
+	r.Applied = true
+	r.Evidence = opt.Base.Label()
+	r.Changes = append(r.Changes, fmt.Sprintf("%d ports, dispatch width %d, %d entries (those of forms not measured stay as they are)", len(p.ports), opt.Base.DispatchWidth, len(opt.Base.Forms)))
+	return nil
+}
+
+// selectMixes sorts the measured mixes into fitted, held out and
+// contradicting ones (see contradicts), and the fitted ones into those of
+// 512-bit work beside narrower forms and the rest.
+func (b *builder) selectMixes(r *Pass) error {
+	ms, rep := b.ms, b.rep
+	var fitMixes []*MixMeasurement
+	for _, mx := range ms.Mixes {
+		ok := mx.Cycles > 0
+		for _, pt := range mx.Parts {
+			if fm, found := ms.Forms[pt.Form]; !found || fm.Throughput <= 0 {
+				ok = false
+			}
+		}
+		if !ok {
+			rep.Skipped = append(rep.Skipped, fmt.Sprintf("mix %s: a form has no measured throughput", mx.Key()))
+			continue
+		}
+		if heldOut(mx.Key(), b.opt.HoldOut) {
+			rep.HeldOut = append(rep.HeldOut, mx)
+			if f, slower := contradicts(mx, ms); f == "" && !slower {
+				rep.HeldOutExplainable = append(rep.HeldOutExplainable, mx)
+			}
+			continue
+		}
+		if f, slower := contradicts(mx, ms); f != "" || slower && !isCrossWidth(mx) {
+			if rep.FasterThanAlone == nil {
+				rep.FasterThanAlone, rep.SlowerThanSerial = map[string]int{}, map[string]int{}
+			}
+			rep.Contradicting++
+			if f != "" {
+				rep.FasterThanAlone[f]++
+			} else {
+				for _, pt := range mx.Parts {
+					rep.SlowerThanSerial[pt.Form]++
+				}
+			}
+			continue
+		}
+		fitMixes = append(fitMixes, mx)
+		if mx.Random {
+			rep.RandomMixesUsed++
+		}
+	}
+	rep.MixesUsed = len(fitMixes)
+	rep.fitted = fitMixes
+	// Mixes of 512-bit work with narrower vector forms fit the narrower
+	// forms' ports beside 512-bit work, after the ports themselves (see
+	// wide512.go); the other mixes fit the ports.
+	b.fitMixes, b.crossMixes = splitCrossWidth(fitMixes)
+	b.mixesOf, b.probeMixesOf = map[string][]int{}, map[string][]int{}
+	for i, mx := range b.fitMixes {
+		for _, pt := range mx.Parts {
+			b.mixesOf[pt.Form] = append(b.mixesOf[pt.Form], i)
+			if !mx.Random {
+				b.probeMixesOf[pt.Form] = append(b.probeMixesOf[pt.Form], i)
+			}
+		}
+	}
+	// The probe mixes of a narrower vector form with 512-bit work are part
+	// of its class's signature: forms alike beside their own width may
+	// part beside 512-bit work, and fit512 fits a class as one. On the
+	// Granite Rapids guest multiplies and shifts both run on ports 0 and
+	// 1; beside 512-bit work multiplies take ports 0 and 5, shifts port 0
+	// only (8 vmulps ymm or vpmullw ymm with 4 vpermd zmm: 6 cycles; 8
+	// vpslld ymm, imm8: 8). As one class, 242 forms got port 0.
+	b.crossProbesOf = map[string][]int{}
+	for i, mx := range b.crossMixes {
+		if mx.Random {
+			continue
+		}
+		for _, pt := range mx.Parts {
+			b.crossProbesOf[pt.Form] = append(b.crossProbesOf[pt.Form], i)
+		}
+	}
+	if len(ms.Mixes) == 0 {
+		r.Evidence = "no mixes measured: the ports are the base's, scaled to the measured throughputs"
+		return nil
+	}
+	r.Applied = true
+	r.Evidence = fmt.Sprintf("%d mixes measured", len(ms.Mixes))
+	r.Changes = append(r.Changes, fmt.Sprintf("%d fitted (%d drawn at random, %d of 512-bit work beside narrower forms), %d held out, %d not fitted: no port mapping explains them",
+		rep.MixesUsed, rep.RandomMixesUsed, len(b.crossMixes), len(rep.HeldOut), rep.Contradicting))
+	return nil
+}
+
+// classify groups the forms with a throughput into classes: one class per
+// throughput (within 3 %), width and behaviour with every probe (its mix
+// signature); forms never mixed, and those of b.split, are classes of
+// their own.
+func (b *builder) classify(r *Pass) error {
+	ms, opt, p := b.ms, b.opt, b.p
+	for n, fm := range ms.Forms {
+		if fm.Throughput > 0 || len(fm.Latencies) > 0 {
+			b.names = append(b.names, n)
+		}
+	}
+	sort.Strings(b.names)
+	b.rep.Measured = len(b.names)
+	b.classOf = map[string]int{}
+	byKey := map[string]int{}
+	p.memPorts = p.memoryPorts(opt.Base)
+	withTp, mixed, solo := 0, 0, 0
+	for _, n := range b.names {
+		fm := ms.Forms[n]
+		if fm.Throughput <= 0 {
+			continue
+		}
+		withTp++
+		var baseUses []maskUse
+		baseKey := ""
+		if opt.Base != nil {
+			if be, ok := opt.Base.Lookup(n); ok && len(be.PortPressure) > 0 {
+				baseUses = p.compile(be.PortPressure)
+				baseKey = FormatPressure(be.PortPressure)
+			}
+		}
+		// A masked or {evex}-spelled form that was never mixed is judged
+		// by the mixes of the form it is a variant of: with the same
+		// throughput it joins that form's class (ports sweeps may leave
+		// the variants out, `--exclude '*{k}*'`, to halve their time).
+		judged := n
+		if len(b.probeMixesOf[n]) == 0 {
+			if u := variantOf(n); len(b.probeMixesOf[u]) > 0 {
+				judged = u
+			}
+		}
+		key := ""
+		wide, narrow := formWidth(n)
+		if b.split[n] {
+			key = "split|" + n
+		} else if len(b.probeMixesOf[judged]) > 0 {
+			mixed++
+			key = fmt.Sprintf("%d|%t|%t|%s|%s", int(math.Round(math.Log(fm.Throughput)/math.Log(1.03))), wide, narrow, baseKey, mixSignature(judged, b.probeMixesOf[judged], b.fitMixes, ms))
+			if narrow {
+				key += "|" + mixSignature(judged, b.crossProbesOf[judged], b.crossMixes, ms)
+			}
+		} else {
+			solo++
+			key = "solo|" + n
+		}
+		c, ok := byKey[key]
+		if !ok {
+			c = len(p.classes)
+			byKey[key] = c
+			slots, oneUop := 1.0, false
+			if opt.Base != nil {
+				if be, ok := opt.Base.Lookup(n); ok && be.Uops > 0 {
+					uops := uopsWithin(be.Uops, fm.Throughput, p.width)
+					oneUop = uops == 1 && len(baseUses) == 1
+					// The built model dispatches memory uops fused.
+					f, _ := isa.Lookup(n)
+					slots = DispatchSlots(f, uops, true)
+				}
+			}
+			p.classes = append(p.classes, &inferClass{base: baseUses, slots: slots, oneUop: oneUop,
+				mem: p.fixedMemoryUses(baseUses, fm.Throughput), wide: wide, narrow: narrow})
+		}
+		cl := p.classes[c]
+		cl.forms = append(cl.forms, n)
+		b.classOf[n] = c
+	}
+	for _, cl := range p.classes {
+		var tps []float64
+		mixSet := map[int]bool{}
+		for _, n := range cl.forms {
+			tps = append(tps, ms.Forms[n].Throughput)
+			for _, k := range b.mixesOf[n] {
+				mixSet[k] = true
+			}
+		}
+		cl.tp = median(tps)
+		for _, n := range cl.forms {
+			cl.overhead = max(cl.overhead, ms.Forms[n].Overhead)
+		}
+		for k := range mixSet {
+			cl.mixes = append(cl.mixes, k)
+		}
+		sort.Ints(cl.mixes)
+	}
+	for _, mx := range b.fitMixes {
+		im := inferMix{y: mx.Cycles, overhead: mx.Overhead}
+		for _, pt := range mx.Parts {
+			im.parts = append(im.parts, classCount{b.classOf[pt.Form], float64(pt.Count)})
+		}
+		p.mixes = append(p.mixes, im)
+	}
+	for _, cl := range p.classes {
+		cl.variant = -1
+		if c, ok := b.classOf[variantOf(cl.forms[0])]; ok && p.classes[c] != cl {
+			cl.variant = c
+		}
+	}
+	b.rep.Classes = len(p.classes)
+	if withTp == 0 {
+		r.Evidence = "no throughput measured"
+		return nil
+	}
+	r.Applied = true
+	r.Evidence = fmt.Sprintf("%d forms with a throughput: %d judged by their probe mixes, %d never mixed", withTp, mixed, solo)
+	r.Changes = append(r.Changes, fmt.Sprintf("%d classes", len(p.classes)))
+	if len(b.split) > 0 {
+		r.Changes = append(r.Changes, fmt.Sprintf("%d forms in classes of their own: a first fit mispredicted their random mixes", len(b.split)))
+	}
+	return nil
+}
+
+// memoryDefaults gives memory forms the base has no memory part for the
+// memory part of the base's plain load or store (defaultMemoryUses).
+func (b *builder) memoryDefaults(r *Pass) error {
+	p := b.p
+	if b.opt.Base == nil || p.memPorts == 0 {
+		r.Evidence = "no base model with load and store ports"
+		return nil
+	}
+	r.Evidence = "the base's plain loads and stores use " + p.groupName(p.memPorts)
+	n := 0
+	for _, cl := range p.classes {
+		if cl.mem == nil {
+			cl.mem = p.defaultMemoryUses(b.opt.Base, cl.forms[0], cl.tp)
+			if cl.mem != nil {
+				n++
+			}
+		}
+	}
+	if n > 0 {
+		r.Applied = true
+		r.Changes = append(r.Changes, fmt.Sprintf("%d classes of memory forms took the memory part of the base's plain load or store", n))
+	}
+	return nil
+}
+
+// narrowLoads: see narrowLoadsOnEveryLoadPort.
+func (b *builder) narrowLoads(r *Pass) error {
+	if b.opt.Base == nil {
+		r.Evidence = "no base model: no load ports to grow"
+		return nil
+	}
+	load := loadForms["gpr"]
+	group, grown, n := b.p.narrowLoadsOnEveryLoadPort(b.opt.Base)
+	tp := 0.0
+	if fm, ok := b.ms.Forms[load]; ok {
+		tp = fm.Throughput
+	}
+	switch {
+	case group == 0:
+		r.Evidence = "the base's " + load + " has no single load port group"
+	case tp <= 0:
+		r.Evidence = load + " not measured"
+	case grown == 0:
+		r.Evidence = fmt.Sprintf("%s measured at %s cycles: the base's load ports %s suffice", load, FormatNum(round5(tp)), b.p.groupName(group))
+	default:
+		r.Evidence = fmt.Sprintf("%s measured at %s cycles: more than the base's load ports %s allow, which grew by %s", load, FormatNum(round5(tp)), b.p.groupName(group), b.p.groupName(grown))
+		if n > 0 {
+			r.Applied = true
+			r.Changes = append(r.Changes, fmt.Sprintf("%d classes of forms that read 128 bits or less take %s too", n, b.p.groupName(grown)))
+		}
+	}
+	return nil
+}
+
+// vectorStores: see calibrateStores.
+func (b *builder) vectorStores(r *Pass) error {
+	vectorLoad := map[string]bool{loadForms["xmm"]: true, loadForms["ymm"]: true, loadForms["zmm"]: true}
+	vectorStore := map[string]bool{storeForms["xmm"]: true, storeForms["ymm"]: true, storeForms["zmm"]: true}
+	n := 0
+	for _, mx := range b.fitMixes {
+		if len(mx.Parts) == 2 && (vectorStore[mx.Parts[0].Form] && vectorLoad[mx.Parts[1].Form] || vectorStore[mx.Parts[1].Form] && vectorLoad[mx.Parts[0].Form]) {
+			n++
+		}
+	}
+	b.rep.MemoryPath = b.p.calibrateStores(b.fitMixes, b.classOf)
+	if n == 0 {
+		r.Evidence = "no mix of a plain vector store with a plain vector load"
+		return nil
+	}
+	r.Evidence = fmt.Sprintf("%d mixes of a plain vector store with a plain vector load", n)
+	if len(b.rep.MemoryPath) == 0 {
+		r.Evidence += ": the base's shared ports predict them"
+		return nil
+	}
+	r.Applied = true
+	r.Changes = append(r.Changes, b.rep.MemoryPath...)
+	return nil
+}
+
+// memoryHints: a memory form's fit may start from its register form plus
+// the plain load or store of its operand's class (or the 64-bit one).
+func (b *builder) memoryHints(r *Pass) error {
+	p, classOf := b.p, b.classOf
+	n := 0
+	for _, cl := range p.classes {
+		f, ok := isa.Lookup(cl.forms[0])
+		if !ok {
+			continue
+		}
+		mi := memoryOperand(f)
+		if mi < 0 {
+			continue
+		}
+		rf, class := registerCounterpart(f, mi, func(n string) bool { _, ok := classOf[n]; return ok })
+		if rf == nil {
+			continue
+		}
+		h := []int{classOf[rf.Name()]}
+		acc := f.Operands[mi].Access
+		okHint := true
+		if acc&isa.Read != 0 {
+			if lc, ok := classOf[loadForms[class]]; ok {
+				h = append(h, lc)
+			} else if lc, ok := classOf[loadForms["gpr"]]; ok {
+				h = append(h, lc)
+			} else {
+				okHint = false
+			}
+		}
+		if acc&(isa.Write|isa.CondWrite) != 0 {
+			if sc, ok := classOf[storeForms[class]]; ok {
+				h = append(h, sc)
+			} else if sc, ok := classOf[storeForms["gpr"]]; ok {
+				h = append(h, sc)
+			} else {
+				okHint = false
+			}
+		}
+		if okHint {
+			cl.hints = append(cl.hints, h)
+			n++
+		}
+	}
+	if n == 0 {
+		r.Evidence = "no memory form whose register form and plain load or store were measured"
+		return nil
+	}
+	r.Applied = true
+	r.Evidence = fmt.Sprintf("%d classes of memory forms whose register form and plain load or store were measured", n)
+	r.Changes = append(r.Changes, fmt.Sprintf("%d classes start their fit from register form + load or store", n))
+	return nil
+}
+
+// solve fits every class's ports to the mixes (infer.go).
+func (b *builder) solve(r *Pass) error {
+	p := b.p
+	p.solve()
+	if len(p.classes) == 0 {
+		r.Evidence = "no throughput measured"
+		return nil
+	}
+	r.Applied = true
+	r.Evidence = fmt.Sprintf("%d classes, %d mixes", len(p.classes), len(p.mixes))
+	if p.units != 0 {
+		r.Evidence += "; the base's dividers " + p.groupName(p.units) + " kept apart from the issue ports"
+	}
+	width := "the base's"
+	if !p.fixedWidth {
+		width = "the largest uop rate measured"
+	}
+	r.Changes = append(r.Changes, fmt.Sprintf("dispatch width %s (%s)", FormatNum(p.width), width))
+	if len(p.ports) > p.basePorts && !p.abstract {
+		r.Changes = append(r.Changes, fmt.Sprintf("%d ports the base lacks: %s", len(p.ports)-p.basePorts, strings.Join(p.ports[p.basePorts:], " ")))
+	}
+	return nil
+}
+
+// beside512 fits the narrower vector forms' ports beside 512-bit work
+// (fit512), then the model's ports and dispatch width follow the fit.
+func (b *builder) beside512(r *Pass) error {
+	p, m, rep := b.p, b.m, b.rep
+	rep.Beside512 = p.fit512(b.crossMixes, b.classOf)
+	if len(p.ports) > len(m.Ports) {
+		m.Ports = append([]string(nil), p.ports...)
+	}
+	rep.Ports = append([]string(nil), m.Ports...)
+	rep.DispatchWidth = p.width
+	// Every x86 core since Core 2 and K8 dispatches a load-op form as one
+	// slot (micro-fusion, macro-ops).
+	m.MicroFusion = true
+	if m.DispatchWidth == 0 && p.width > 0 && p.width == math.Trunc(p.width) {
+		m.DispatchWidth = int(p.width)
+	}
+	if len(b.crossMixes) == 0 {
+		r.Evidence = "no mix of 512-bit work with narrower vector forms (no AVX-512, or not measured)"
+		return nil
+	}
+	r.Evidence = fmt.Sprintf("%d mixes of 512-bit work with narrower vector forms", len(b.crossMixes))
+	moved := 0
+	for _, cl := range p.classes {
+		if cl.cur512 != nil {
+			moved++
+		}
+	}
+	if moved == 0 {
+		r.Evidence += ": the forms' own ports predict them"
+		return nil
+	}
+	r.Applied = true
+	r.Changes = append(r.Changes, rep.Beside512...)
+	return nil
+}
+
+// entries writes every measured form's entry.
+func (b *builder) entries(r *Pass) error {
+	ms, opt, p, m, rep := b.ms, b.opt, b.p, b.m, b.rep
+	for _, n := range b.names {
+		fm := ms.Forms[n]
+		f, _ := isa.Lookup(n)
+		var old *Entry
+		if be, ok := m.Lookup(n); ok {
+			old = be.Clone()
+		}
+		e := &Entry{Form: n}
+		if old != nil {
+			*e = *old.Clone()
+		}
+		var corr []string
+		record := func(field, o, nw string) {
+			if old == nil || o == nw {
+				return
+			}
+			rep.Corrections = append(rep.Corrections, Correction{Form: n, Field: field, Old: o, New: nw})
+			corr = append(corr, fmt.Sprintf("%s %s -> %s", field, o, nw))
+		}
+		pr := &Provenance{Source: SourceMeasured, Host: fm.Host, Date: fm.Date}
+		if pr.Date == "" {
+			pr.Date = b.date
+		} else if len(pr.Date) > 10 {
+			pr.Date = pr.Date[:10]
+		}
+		var notes []string
+		if len(fm.Latencies) > 0 {
+			e.Latencies = nil
+			var pairs []string
+			for k := range fm.Latencies {
+				pairs = append(pairs, k)
+			}
+			sort.Strings(pairs)
+			for _, k := range pairs {
+				if from, to, ok := strings.Cut(k, "->"); ok {
+					e.Latencies = append(e.Latencies, OperandLatency{From: from, To: to, Cycles: round5(fm.Latencies[k])})
+				}
+			}
+			nl := round5(fm.Latency())
+			if old != nil {
+				record("latency", FormatNum(old.Latency), FormatNum(nl))
+			}
+			e.Latency = nl
+		} else if old != nil {
+			notes = append(notes, "latency from the base model")
+		}
+		if fm.Throughput > 0 {
+			nt := round5(fm.Throughput)
+			if old != nil && math.Abs(old.Throughput-nt) > 0.01*math.Max(nt, old.Throughput) {
+				record("throughput", FormatNum(old.Throughput), FormatNum(nt))
+			}
+			e.Throughput = nt
+			if len(fm.Addressing) > 0 {
+				e.Addressing = nil
+				for _, shape := range isa.AddressShapes {
+					if a, ok := fm.Addressing[shape]; ok {
+						e.Addressing = append(e.Addressing, AddressCost{Shape: shape, Latency: round5(a.Latency), Throughput: round5(a.Throughput)})
+					}
+				}
+			}
+			c := p.classes[b.classOf[n]]
+			newPP := p.pressureOf(c.cur)
+			if c.cur == nil {
+				newPP = PortPressure{}
+			}
+			if old != nil && samePressure(old.PortPressure, newPP) {
+				newPP = old.PortPressure // same uses; keep the base's order
+			}
+			if old != nil {
+				record("port_pressure", FormatPressure(old.PortPressure), FormatPressure(newPP))
+			}
+			e.PortPressure = newPP
+			if c.cur512 != nil {
+				e.PortPressure512 = p.pressureOf(c.cur512)
+			} else if c.crossMixes > 0 || c.cur == nil {
+				e.PortPressure512 = nil // measured beside 512-bit work: no change
+			} else if len(e.PortPressure512) > 0 {
+				notes = append(notes, "ports beside 512-bit work from the base model")
+			}
+			if e.Uops == 0 {
+				// Dispatch slots as the fit counted them.
+				e.Uops = c.slots
+			} else if u := uopsWithin(e.Uops, fm.Throughput, p.width); u < e.Uops {
+				record("uops", FormatNum(e.Uops), FormatNum(u))
+				e.Uops = u
+			}
+			fit := FormFit{Form: n, Class: b.classOf[n], Mixes: c.evaluated, Error: c.err, MaxError: c.maxErr, Note: c.why}
+			switch {
+			case c.cur == nil || c.evaluated == 0:
+				fit.Confidence = "low"
+			case c.err > p.opt.LowConfidence:
+				fit.Confidence = "low"
+				fit.Note = fmt.Sprintf("ports fit the mixes poorly (error %s, worst %s)", formatPct(c.err), formatPct(c.maxErr))
+			default:
+				fit.Confidence = "high"
+			}
+			if k := rep.FasterThanAlone[n]; k > 0 {
+				fit.Confidence = "low"
+				why := fmt.Sprintf("ran faster in %d mixes than alone: its measured throughput is not a port bound (those mixes not fitted)", k)
+				if fit.Note != "" {
+					why += "; " + fit.Note
+				}
+				fit.Note = why
+			}
+			if fit.Confidence == "low" {
+				rep.LowConfidence++
+			}
+			rep.Fits = append(rep.Fits, fit)
+			pr.Confidence = fit.Confidence
+			pr.FitError = math.Round(c.err*1e4) / 1e4
+			if fit.Note != "" {
+				notes = append(notes, fit.Note)
+			} else if c.evaluated > 0 {
+				notes = append(notes, fmt.Sprintf("ports inferred from %d mixes", c.evaluated))
+			}
+		} else if old == nil {
+			notes = append(notes, "throughput not measured")
+		}
+		// Flags: the catalog's, the generator's findings, the base's.
+		flags := map[string]bool{}
+		for _, x := range e.Flags {
+			flags[x] = true
+		}
+		if f != nil {
+			for _, x := range catalogFlags(f) {
+				flags[x] = true
+			}
+		}
+		for _, x := range fm.Props {
+			if knownFlags[x] {
+				flags[x] = true
+			}
+		}
+		e.Flags = nil
+		for x := range flags {
+			e.Flags = append(e.Flags, x)
+		}
+		sort.Strings(e.Flags)
+		if len(corr) > 0 {
+			was := "base"
+			if old.Provenance != nil && old.Provenance.From != "" {
+				was = old.Provenance.From
+			} else if opt.Base != nil && opt.Base.Provenance != nil && opt.Base.Provenance.From != "" {
+				was = opt.Base.Provenance.From
+			}
+			notes = append(notes, fmt.Sprintf("replaced %s (%s)", strings.Join(corr, ", "), was))
+		}
+		pr.Note = strings.Join(notes, "; ")
+		e.Provenance = pr
+		m.Put(e)
+	}
+	if len(b.names) == 0 {
+		r.Evidence = "no form measured"
+		return nil
+	}
+	r.Applied = true
+	r.Evidence = fmt.Sprintf("%d forms measured", len(b.names))
+	r.Changes = append(r.Changes, fmt.Sprintf("%d entries written, %d of them low-confidence; %d corrections to the base", len(b.names), rep.LowConfidence, len(rep.Corrections)))
+	return nil
+}
+
+// latency512 keeps a form's latency beside 512-bit work where it differs
+// from its own by more than latency512Margin.
+func (b *builder) latency512(r *Pass) error {
+	measured, kept := 0, 0
+	for _, n := range b.names {
+		e, ok := b.m.Lookup(n)
+		if !ok {
+			continue
+		}
+		e.Latency512 = 0
+		l := b.ms.Forms[n].Latency512
+		if l <= 0 {
+			continue
+		}
+		measured++
+		if e.Latency > 0 && math.Abs(l-e.Latency) > latency512Margin*e.Latency {
+			e.Latency512 = round5(l)
+			kept++
+		}
+	}
+	if measured == 0 {
+		r.Evidence = "no latency measured beside 512-bit work (no AVX-512, or not measured)"
+		return nil
+	}
+	r.Evidence = fmt.Sprintf("%d forms' latencies measured beside 512-bit work, %d of them more than %.0f %% from their own", measured, kept, 100*latency512Margin)
+	if kept > 0 {
+		r.Applied = true
+		r.Changes = append(r.Changes, fmt.Sprintf("%d forms keep a latency beside 512-bit work", kept))
+	}
+	return nil
+}
+
+// loadStoreHeader sets the model's load and store ports and latencies from
+// the measured plain 64-bit load and store.
+func (b *builder) loadStoreHeader(r *Pass) error {
+	ms, m, p := b.ms, b.m, b.p
+	if c, ok := b.classOf[loadForms["gpr"]]; ok && p.classes[c].cur != nil {
+		m.LoadPorts = p.pressureOf(p.classes[c].cur)
+		r.Changes = append(r.Changes, "load ports "+FormatPressure(m.LoadPorts))
+		if fm := ms.Forms[loadForms["gpr"]]; fm.Latency() > 0 {
+			if m.LoadLatency == nil {
+				m.LoadLatency = map[string]float64{}
+			}
+			m.LoadLatency["gpr"] = round5(fm.Latency())
+			r.Changes = append(r.Changes, "load latency "+FormatNum(m.LoadLatency["gpr"]))
+		}
+	}
+	if c, ok := b.classOf[storeForms["gpr"]]; ok && p.classes[c].cur != nil {
+		m.StorePorts = p.pressureOf(p.classes[c].cur)
+		r.Changes = append(r.Changes, "store ports "+FormatPressure(m.StorePorts))
+	}
+	// The store's latency was measured as a round trip: the store, then a
+	// reload of its address into the stored register, chained, one pair
+	// per instance; the value is the pair's.
+	if fm, ok := ms.Forms[storeForms["gpr"]]; ok {
+		if l := fm.Latencies["1->mem"]; l > 0 {
+			m.StoreToLoadForwardLatency = round5(l)
+			r.Changes = append(r.Changes, "store-to-load forwarding "+FormatNum(m.StoreToLoadForwardLatency))
+		}
+	}
+	r.Applied = len(r.Changes) > 0
+	if r.Applied {
+		r.Evidence = loadForms["gpr"] + " and " + storeForms["gpr"] + " as measured"
+	} else {
+		r.Evidence = "neither " + loadForms["gpr"] + " nor " + storeForms["gpr"] + " measured: the base's header values stay"
+	}
+	return nil
+}
+
+// storeCommit sets the store commit limit where stores to different cache
+// lines ran slower than stores to one.
+func (b *builder) storeCommit(r *Pass) error {
+	ms := b.ms
+	if sc := storeCommitOf(ms.StoreCommitSameLine, ms.StoreCommitLinesApart); sc != nil {
+		b.m.StoreCommit = sc
+		line := fmt.Sprintf("stores commit %s (%.2f cycles a store to one line, %.2f a line apart)", sc, ms.StoreCommitSameLine, ms.StoreCommitLinesApart)
+		b.rep.MemoryPath = append(b.rep.MemoryPath, line)
+		r.Applied = true
+		r.Evidence = fmt.Sprintf("stores a line apart took %.2f cycles each, to one line %.2f", ms.StoreCommitLinesApart, ms.StoreCommitSameLine)
+		r.Changes = append(r.Changes, line)
+		return nil
+	}
+	if ms.StoreCommitLinesApart > 0 {
+		line := fmt.Sprintf("stores to different cache lines commit as fast as to one (%.2f and %.2f cycles a store): no store-commit limit",
+			ms.StoreCommitLinesApart, ms.StoreCommitSameLine)
+		b.rep.MemoryPath = append(b.rep.MemoryPath, line)
+		r.Evidence = line
+		return nil
+	}
+	r.Evidence = "store commit not measured"
+	return nil
+}
+
+// addressPorts fits the lea address shapes' ports (fitAddressPorts).
+func (b *builder) addressPorts(r *Pass) error {
+	b.m.SortForms()
+	b.m.Reindex()
+	b.rep.AddressPorts = fitAddressPorts(b.m, b.ms)
+	n := 0
+	for _, fm := range b.ms.Forms {
+		n += len(fm.AddressMixes)
+	}
+	if n == 0 {
+		r.Evidence = "no address shape measured beside probe forms"
+		return nil
+	}
+	r.Evidence = fmt.Sprintf("%d mixes of address shapes with probe forms", n)
+	if len(b.rep.AddressPorts) > 0 {
+		r.Applied = true
+		r.Changes = append(r.Changes, b.rep.AddressPorts...)
+	}
+	return nil
+}
