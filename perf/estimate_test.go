@@ -3,6 +3,7 @@ package perf
 import (
 	"fmt"
 	"math"
+	"math/rand"
 	"slices"
 	"strings"
 	"testing"
@@ -277,5 +278,40 @@ func TestEstimateHardwareCycles(t *testing.T) {
 	e := l.Estimate([]Timing{r, r, r})
 	if math.Abs(e.Value-5) > 1e-9 || math.Abs(e.LatCanary-3) > 1e-9 || math.Abs(e.CyclesPerTick-1/0.7) > 1e-9 {
 		t.Errorf("hardware: %+v", e)
+	}
+}
+
+// The canary reference is the run's quiet canary: two jobs must agree
+// before there is one, unsure jobs and jobs whose latency canary is off
+// do not count, and in a long run a few jobs that read the canary too fast
+// (as one in a thousand did on the Emerald Rapids guest, 0.193 for the
+// ALUs' 0.200) do not become the reference.
+func TestCanaryReferenceIsTheQuietCanary(t *testing.T) {
+	sure := func(tp float64) Estimate { return Estimate{Reps: 11, TpCanary: tp, LatCanary: 3} }
+	var r CanaryReference
+	r.Note(sure(0.200))
+	r.Note(Estimate{Reps: 11, TpCanary: 0.150, TpUncertainty: 0.01, LatCanary: 3}) // unsure
+	r.Note(Estimate{Reps: 11, TpCanary: 0.150, LatCanary: 3.2})                    // clock conversion off
+	if v := r.Value(); v != 0 {
+		t.Fatalf("one sure job: reference %v, want none", v)
+	}
+	r.Note(sure(0.210))
+	if v := r.Value(); v != 0.210 {
+		t.Fatalf("two sure jobs: reference %v, want the second fastest, 0.210", v)
+	}
+	rng := rand.New(rand.NewSource(5))
+	var long CanaryReference
+	for i := range 20000 {
+		tp := 0.200 + 0.001*rng.Float64() // quiet
+		switch {
+		case i%1000 == 7:
+			tp = 0.190 + 0.005*rng.Float64() // read too fast
+		case rng.Float64() < 0.7:
+			tp = 0.205 + 0.05*rng.Float64() // a busy neighbour
+		}
+		long.Note(sure(tp))
+	}
+	if v := long.Value(); v < 0.200 || v > 0.201 {
+		t.Errorf("20,000 jobs, 30 %% quiet at 0.200-0.201, 20 read too fast: reference %.4f, want the quiet canary", v)
 	}
 }
