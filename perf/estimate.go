@@ -349,4 +349,3 @@ const SiblingSlack = 0.03
 func (e Estimate) CanaryClear(ref float64) bool {
 	return ref <= 0 || e.TpCanary <= ref*(1+SiblingSlack)
 }
-
