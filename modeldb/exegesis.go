@@ -139,17 +139,8 @@ func ImportExegesis(bs []*results.Benchmark, opt ExegesisOptions) (*Model, *Meas
 		if fm.Throughput <= 0 && len(fm.Latencies) == 0 && len(fm.PortUops) == 0 {
 			continue
 		}
-		e := &Entry{Form: n, Throughput: round5(fm.Throughput), Latency: round5(fm.Latency()), PortPressure: PortPressure{}}
-		var pairs []string
-		for k := range fm.Latencies {
-			pairs = append(pairs, k)
-		}
-		sort.Strings(pairs)
-		for _, k := range pairs {
-			if from, to, ok := strings.Cut(k, "->"); ok {
-				e.Latencies = append(e.Latencies, OperandLatency{From: from, To: to, Cycles: round5(fm.Latencies[k])})
-			}
-		}
+		e := &Entry{Form: n, Throughput: round5(fm.Throughput), Latency: round5(fm.Latency()), PortPressure: PortPressure{},
+			Latencies: operandLatencies(fm.Latencies)}
 		var rs []string
 		for r := range fm.PortUops {
 			rs = append(rs, r)

@@ -612,17 +612,7 @@ func (b *builder) entries(r *Pass) error {
 		}
 		var notes []string
 		if len(fm.Latencies) > 0 {
-			e.Latencies = nil
-			var pairs []string
-			for k := range fm.Latencies {
-				pairs = append(pairs, k)
-			}
-			sort.Strings(pairs)
-			for _, k := range pairs {
-				if from, to, ok := strings.Cut(k, "->"); ok {
-					e.Latencies = append(e.Latencies, OperandLatency{From: from, To: to, Cycles: round5(fm.Latencies[k])})
-				}
-			}
+			e.Latencies = operandLatencies(fm.Latencies)
 			nl := round5(fm.Latency())
 			if old != nil {
 				record("latency", FormatNum(old.Latency), FormatNum(nl))
@@ -858,4 +848,21 @@ func (b *builder) addressPorts(r *Pass) error {
 		r.Changes = append(r.Changes, b.rep.AddressPorts...)
 	}
 	return nil
+}
+
+// operandLatencies turns measured latencies by "from->to" operand pair
+// into the entry's list, in pair order, rounded as the model writes them.
+func operandLatencies(lat map[string]float64) []OperandLatency {
+	pairs := make([]string, 0, len(lat))
+	for k := range lat {
+		pairs = append(pairs, k)
+	}
+	sort.Strings(pairs)
+	var out []OperandLatency
+	for _, k := range pairs {
+		if from, to, ok := strings.Cut(k, "->"); ok {
+			out = append(out, OperandLatency{From: from, To: to, Cycles: round5(lat[k])})
+		}
+	}
+	return out
 }
