@@ -637,7 +637,7 @@ func (e *Engine) attempt(g *groupRun, o Options) (again bool, spawned []*groupRu
 // converged reports whether a snippet's estimate is as sure as the options
 // ask: its uncertainty within o.RelTol of the value (or o.AbsTol cycles per
 // instruction), and its throughput canary not slower than this engine's
-// fastest by more than SiblingSlack (a neighbour busy throughout the
+// reference by more than perf.SiblingSlack (a neighbour busy throughout the
 // snippet's jobs leaves floors that agree with each other and are all
 // slow: only a reference from a quieter moment shows it).
 func (e *Engine) converged(est perf.Estimate, p *prepared, o Options) bool {
@@ -646,10 +646,6 @@ func (e *Engine) converged(est perf.Estimate, p *prepared, o Options) bool {
 	}
 	return est.CanaryClear(e.tpRef.Value())
 }
-
-// SiblingSlack is how much slower than the engine's fastest the throughput
-// canary of a converged estimate may be (perf.SiblingSlack).
-const SiblingSlack = perf.SiblingSlack
 
 // complete turns a finished group's repetitions into its measurements.
 func (e *Engine) complete(g *groupRun, o Options) {
@@ -684,7 +680,7 @@ func notConverged(est perf.Estimate, p *prepared, o Options, ref float64) string
 	per := float64(p.instrs)
 	msg := fmt.Sprintf("not converged after %d repetitions: %.4f ± %.4f cycles per instruction (wanted ± %.4f; %.0f%% of repetitions disturbed, throughput canary %+.1f%% in the typical one)",
 		est.Reps, est.Value/per, est.Uncertainty/per, math.Max(o.RelTol*math.Abs(est.Value), o.AbsTol*per)/per, 100*est.DisturbedShare(), 100*est.Sibling)
-	if ref > 0 && est.TpCanary > ref*(1+SiblingSlack) {
+	if !est.CanaryClear(ref) {
 		msg += fmt.Sprintf("; the throughput canary never ran faster than %.3f, %.0f%% above its %.3f in this run's quiet moments: a busy SMT sibling throughout", est.TpCanary, 100*(est.TpCanary/ref-1), ref)
 	}
 	if d := math.Abs(est.LatCanary/perf.LatCanaryExpected - 1); d > 0.01 {

@@ -29,7 +29,7 @@ type Recorder struct {
 // disturbed, or its throughput canary typically 3 % or more above its
 // floor (a busy SMT sibling).
 func Noisy(m *Measurement) bool {
-	return !m.Converged || m.Estimate.DisturbedShare() >= 0.25 || m.Estimate.Sibling >= SiblingSlack
+	return !m.Converged || m.Estimate.DisturbedShare() >= 0.25 || m.Estimate.Sibling >= perf.SiblingSlack
 }
 
 func (r *Recorder) record(m *Measurement, tpRef float64) {

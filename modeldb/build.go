@@ -617,7 +617,9 @@ func memoryClass(f *isa.Form, mi int) string {
 // of the store predicts the mix) leaves the memory part of every vector
 // store. LLVM's znver3 sends vector stores' data through the FP load pipes
 // (FPP45), where Zen 4 runs two ymm loads and a ymm store each cycle.
-func (p *inferProblem) calibrateStores(mixes []*MixMeasurement, classOf map[string]int) []string {
+//
+// It also returns how many such mixes it found.
+func (p *inferProblem) calibrateStores(mixes []*MixMeasurement, classOf map[string]int) (notes []string, found int) {
 	vectorLoad := map[string]bool{}
 	for _, k := range []string{"xmm", "ymm", "zmm"} {
 		vectorLoad[loadForms[k]] = true
@@ -633,7 +635,6 @@ func (p *inferProblem) calibrateStores(mixes []*MixMeasurement, classOf map[stri
 		return bottleneck(append(scaled(s, a), scaled(l, b)...))
 	}
 	drop := map[uint64]bool{}
-	var notes []string
 	for _, k := range []string{"xmm", "ymm", "zmm"} {
 		sc, ok := classOf[storeForms[k]]
 		if !ok || p.classes[sc].mem == nil {
@@ -652,6 +653,7 @@ func (p *inferProblem) calibrateStores(mixes []*MixMeasurement, classOf map[stri
 			if st.Form != storeForms[k] || !vectorLoad[ld.Form] || !ok || p.classes[lc].mem == nil {
 				continue
 			}
+			found++
 			L := p.classes[lc].mem
 			a, b := float64(st.Count), float64(ld.Count)
 			pred := predict(S, a, L, b)
@@ -673,7 +675,7 @@ func (p *inferProblem) calibrateStores(mixes []*MixMeasurement, classOf map[stri
 		}
 	}
 	if len(drop) == 0 {
-		return nil
+		return nil, found
 	}
 	for _, cl := range p.classes {
 		if cl.mem == nil {
@@ -688,7 +690,7 @@ func (p *inferProblem) calibrateStores(mixes []*MixMeasurement, classOf map[stri
 			cl.mem = nil
 		}
 	}
-	return notes
+	return notes, found
 }
 
 // writesVectorMemory tells whether a form stores a vector register's data.

@@ -445,15 +445,8 @@ func (b *builder) narrowLoads(r *Pass) error {
 
 // vectorStores: see calibrateStores.
 func (b *builder) vectorStores(r *Pass) error {
-	vectorLoad := map[string]bool{loadForms["xmm"]: true, loadForms["ymm"]: true, loadForms["zmm"]: true}
-	vectorStore := map[string]bool{storeForms["xmm"]: true, storeForms["ymm"]: true, storeForms["zmm"]: true}
-	n := 0
-	for _, mx := range b.fitMixes {
-		if len(mx.Parts) == 2 && (vectorStore[mx.Parts[0].Form] && vectorLoad[mx.Parts[1].Form] || vectorStore[mx.Parts[1].Form] && vectorLoad[mx.Parts[0].Form]) {
-			n++
-		}
-	}
-	b.rep.MemoryPath = b.p.calibrateStores(b.fitMixes, b.classOf)
+	var n int
+	b.rep.MemoryPath, n = b.p.calibrateStores(b.fitMixes, b.classOf)
 	if n == 0 {
 		r.Evidence = "no mix of a plain vector store with a plain vector load"
 		return nil

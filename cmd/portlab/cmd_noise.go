@@ -8,6 +8,7 @@ import (
 
 	"portlab/internal/spin"
 	"portlab/measure"
+	"portlab/perf"
 )
 
 func init() {
@@ -118,11 +119,11 @@ func runNoise(args []string, stdout, stderr io.Writer) error {
 // (the adds' stream, or the canary's typical repetition) by 3 % or more.
 func spinnerSlows(quiet, spun *measure.NoiseReport) bool {
 	for i, row := range spun.Rows {
-		if measure.Canonicals[i].Mode != "latency" && row.Median > quiet.Rows[i].Median*(1+measure.SiblingSlack) {
+		if measure.Canonicals[i].Mode != "latency" && row.Median > quiet.Rows[i].Median*(1+perf.SiblingSlack) {
 			return true
 		}
 	}
-	return spun.Sibling > quiet.Sibling+measure.SiblingSlack
+	return spun.Sibling > quiet.Sibling+perf.SiblingSlack
 }
 
 func writeNoise(w io.Writer, r *measure.NoiseReport) {
