@@ -1,0 +1,241 @@
+package main
+
+import (
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestAddressRegisters(t *testing.T) {
+	cases := []struct {
+		src            string
+		att            bool
+		bases, indexes []string
+		reset, chase   []string
+		instructions   int
+	}{
+		{src: "mov rax, qword ptr [rdi+rcx*8+16]\nadd rax, [rsi+rdx]", bases: []string{"rdi", "rsi"}, indexes: []string{"rcx", "rdx"},
+			reset: []string{"rcx", "rdx", "rsi", "rdi"}, instructions: 2},
+		{src: "movq 8(%rsi,%rbx,4), %rax\naddq $32, %rsi", att: true, bases: []string{"rsi"}, indexes: []string{"rbx"},
+			reset: []string{"rbx", "rsi"}, instructions: 2},
+		// A pointer chase: loaded by a mov from its own address, never reset.
+		{src: "mov rax, [rax]", bases: []string{"rax"}, chase: []string{"rax"}, instructions: 1},
+		// lea and nop do not access memory: their registers are not reset.
+		{src: "lea rcx, [rcx+rcx*2] # a comment\nnop dword ptr [rax]\nlabel: .p2align 4", bases: []string{"rax", "rcx"}, indexes: []string{"rcx"}, instructions: 2},
+		// An index chain through memory: the loaded index is not reset.
+		{src: "mov ecx, dword ptr [rdi+rcx*4]\nand ecx, 511", bases: []string{"rdi"}, indexes: []string{"rcx"}, reset: []string{"rdi"}, instructions: 2},
+	}
+	names := func(m map[int]bool) []string {
+		var out []string
+		for r := range m {
+			out = append(out, gprNames[r])
+		}
+		slices.Sort(out)
+		return out
+	}
+	list := func(rs []int) []string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, gprNames[r])
+		}
+		slices.Sort(out)
+		return out
+	}
+	sorted := func(s []string) []string { s = slices.Clone(s); slices.Sort(s); return s }
+	for _, c := range cases {
+		lines := instructionLines(c.src)
+		if len(lines) != c.instructions {
+			t.Errorf("%q: %d instruction lines %q, want %d", c.src, len(lines), lines, c.instructions)
+		}
+		b, i := addressRegisters(lines, c.att)
+		if got := names(b); !slices.Equal(got, sorted(c.bases)) {
+			t.Errorf("%q: bases %v, want %v", c.src, got, sorted(c.bases))
+		}
+		if got := names(i); !slices.Equal(got, sorted(c.indexes)) {
+			t.Errorf("%q: indexes %v, want %v", c.src, got, sorted(c.indexes))
+		}
+		if got := list(resetRegisters(lines, c.att)); !slices.Equal(got, sorted(c.reset)) {
+			t.Errorf("%q: reset %v, want %v", c.src, got, sorted(c.reset))
+		}
+		if got := list(chaseRegisters(lines, c.att)); !slices.Equal(got, sorted(c.chase)) {
+			t.Errorf("%q: chase %v, want %v", c.src, got, sorted(c.chase))
+		}
+	}
+}
+
+func TestReadKernelNamesTheLine(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.s")
+	os.WriteFile(bad, []byte("# kernel: bad\nadd rax, rax\n# LLVM-MCA-BEGIN bad\nadd rax, rax\n# LLVM-MCA-END bad\n"), 0o644)
+	if _, _, _, err := readKernel(bad); err == nil || !strings.Contains(err.Error(), "bad.s:2:1:") {
+		t.Errorf("code outside the region: error %v, want one naming bad.s:2:1", err)
+	}
+	good := filepath.Join(dir, "good.s")
+	os.WriteFile(good, []byte(".intel_syntax noprefix\n# kernel: k\n# LLVM-MCA-BEGIN k\n\tadd rax, rcx\n# LLVM-MCA-END k\n"), 0o644)
+	name, body, att, err := readKernel(good)
+	if err != nil || name != "k" || att || strings.TrimSpace(body) != "add rax, rcx" {
+		t.Errorf("readKernel: %q %q att=%v err=%v", name, body, att, err)
+	}
+}
+
+// A sweep row whose chain portlab closed with a helper carries the
+// helper's cycles in "subtracted": xcheck compares whole snippets.
+const sweepYAML = `mode: latency
+error: ""
+measurements:
+  - key: latency
+    value: 1
+    per_snippet_value: 1
+portlab:
+  form: cmp r64, r64
+  operands: 0->flags
+  source: |
+    cmp rax, rcx
+    adc rax, 0
+  syntax: intel
+  copies: 64
+  converged: true
+  subtracted: 1
+---
+mode: latency
+error: ""
+measurements:
+  - key: latency
+    value: 3
+    per_snippet_value: 3
+portlab:
+  form: imul r64, r64
+  operands: 0->0
+  source: |
+    imul rax, rax
+  syntax: intel
+  copies: 128
+  converged: true
+---
+mode: inverse_throughput
+error: ""
+measurements:
+  - key: inverse_throughput
+    value: 1
+    per_snippet_value: 4
+portlab:
+  form: imul r64, r64
+  source: |
+    imull %eax, %ecx
+    imull %eax, %edx
+    imull %eax, %ebx
+    imull %eax, %esi
+  syntax: att
+  copies: 32
+  converged: true
+---
+mode: latency
+error: ""
+measurements:
+  - key: latency
+    value: 5
+    per_snippet_value: 5
+portlab:
+  form: mov r64, m64
+  operands: mem->0
+  source: |
+    mov rax, qword ptr [rax]
+  syntax: intel
+  copies: 128
+  converged: false
+`
+
+func TestReadSweep(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.yaml")
+	os.WriteFile(path, []byte(sweepYAML), 0o644)
+	bs, err := readSweep(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) != 3 {
+		t.Fatalf("%d rows, want 3 (the unconverged one left out)", len(bs))
+	}
+	if bs[0].Portlab != 2 || bs[0].Copies != 64 {
+		t.Errorf("helper-closed row: portlab %v copies %d, want 2 (1 + the subtracted helper) and 64", bs[0].Portlab, bs[0].Copies)
+	}
+	if !bs[2].ATT || bs[2].Portlab != 4 {
+		t.Errorf("AT&T throughput row: att %v portlab %v, want true and 4 per copy", bs[2].ATT, bs[2].Portlab)
+	}
+	if bs, _ := readSweep(path, 2); len(bs) != 2 {
+		t.Errorf("-sample 2: %d rows", len(bs))
+	}
+}
+
+// TestHarnessTimesUniversalNumbers builds the C harness and times chains
+// whose values hold on every x86-64 core: cmp+adc 2 cycles, imul 3, four
+// independent imuls a cycle each. Each process keeps minima over its
+// batches and the median over processes is compared; a disturbed host
+// only makes a try miss, so a miss is measured again (up to five tries).
+func TestHarnessTimesUniversalNumbers(t *testing.T) {
+	if runtime.GOARCH != "amd64" || runtime.GOOS != "linux" {
+		t.Skip("the harness is x86-64 Linux code")
+	}
+	for _, tool := range []string{"gcc", "as"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed: cannot build the harness", tool)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "r.yaml")
+	os.WriteFile(path, []byte(sweepYAML), 0o644)
+	want := map[string]float64{"cmp r64, r64 | latency | 0->flags": 2, "imul r64, r64 | latency | 0->0": 3, "imul r64, r64 | inverse_throughput": 4}
+	var last []*bench
+	for try := 0; try < 5; try++ {
+		bs, err := readSweep(path, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := run(bs, options{processes: 3, batches: 100, cpu: runtime.NumCPU() - 1}, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		last = bs
+		ok := true
+		for _, b := range bs {
+			if b.Err != "" {
+				t.Fatalf("%s: %s", b.Name, b.Err)
+			}
+			if w := want[b.Name]; math.Abs(b.XCheck-w)/w > 0.03 {
+				ok = false
+			}
+		}
+		if ok {
+			for _, b := range bs {
+				t.Logf("%-40s %.4f (processes %.4f)", b.Name, b.XCheck, b.Values)
+			}
+			return
+		}
+	}
+	for _, b := range last {
+		t.Errorf("%s: %.4f cycles per copy (processes %.4f), want %.0f within 3 %%", b.Name, b.XCheck, b.Values, want[b.Name])
+	}
+}
+
+func TestAssemblerErrorsDropTheBenchmark(t *testing.T) {
+	if runtime.GOARCH != "amd64" || runtime.GOOS != "linux" {
+		t.Skip("the harness is x86-64 Linux code")
+	}
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("gcc not installed")
+	}
+	bs := []*bench{
+		{Name: "good", Source: "add rax, rax\n", Copies: 8, Portlab: 8},
+		{Name: "bad", Source: "frobnicate rax\n", Copies: 8, Portlab: 1},
+	}
+	live, err := build(t.TempDir(), bs, hostFlags(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(live) != 1 || live[0].Name != "good" || !strings.Contains(bs[1].Err, "does not assemble") {
+		t.Errorf("live %d, bad's error %q: want the bad body dropped with the assembler's message", len(live), bs[1].Err)
+	}
+}
