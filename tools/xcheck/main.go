@@ -35,6 +35,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"portlab/internal/fsutil"
 )
 
 //go:embed harness/runtime.c
@@ -1001,18 +1003,5 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".xcheck-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return fsutil.WriteFileAtomic(path, append(data, '\n'), 0o644)
 }
