@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"portlab/internal/spin"
+	"portlab/perf"
 )
 
 // With a busy loop on the other CPU, the values every x86-64 core shares
@@ -43,8 +44,17 @@ func TestCanonicalValuesBesideASpinner(t *testing.T) {
 			t.Logf("%s: no round converged beside the spinner (CPU %d shares the core): the values are not asserted", row.Name, other)
 			continue
 		}
-		if math.Abs(row.Median/row.Known-1) > 0.02 {
-			t.Errorf("%s: %.4f beside a spinner on CPU %d, want %.0f within 2 %%", row.Name, row.Median, other, row.Known)
+		// The rounds the engine called converged: a round it did not is
+		// one it says it is unsure of (add latency read 1.080 in such a
+		// round beside 0.9998 in a converged one, a median of 1.040).
+		var sure []float64
+		for k, v := range row.Values {
+			if row.converged[k] {
+				sure = append(sure, v)
+			}
+		}
+		if m := perf.NewStats(sure).Median; math.Abs(m/row.Known-1) > 0.02 {
+			t.Errorf("%s: %.4f (median of the converged rounds %v) beside a spinner on CPU %d, want %.0f within 2 %%", row.Name, m, sure, other, row.Known)
 		}
 	}
 	if rep.Rounds != 2 {
