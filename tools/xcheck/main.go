@@ -466,11 +466,48 @@ func hostFlags() map[string]bool {
 }
 
 var (
-	zmmRe  = regexp.MustCompile(`\bzmm\d|\b[xy]mm(1[6-9]|2\d|3[01])\b|\bk[1-7]\b|\{1to\d+\}`)
-	ymmRe  = regexp.MustCompile(`\bymm\d`)
-	mmxRe  = regexp.MustCompile(`\bmm[0-7]\b`)
-	loopRe = func(n string) *regexp.Regexp { return regexp.MustCompile(`\b` + n + `[dwb]?\b`) }
+	zmmRe = regexp.MustCompile(`\bzmm\d|\b[xy]mm(1[6-9]|2\d|3[01])\b|\bk[1-7]\b|\{1to\d+\}`)
+	ymmRe = regexp.MustCompile(`\bymm\d`)
+	mmxRe = regexp.MustCompile(`\bmm[0-7]\b`)
+	// extRegRe[r] matches any spelling of r8-r15 (r12, r12d, r12w, r12b):
+	// the loop counter is one the body does not name.
+	extRegRe = func() map[int]*regexp.Regexp {
+		m := map[int]*regexp.Regexp{}
+		for r := 8; r < 16; r++ {
+			m[r] = regexp.MustCompile(`\b` + gprNames[r] + `[dwb]?\b`)
+		}
+		return m
+	}()
+	divRe = regexp.MustCompile(`^i?div[bwlq]?$`)
 )
+
+// fills returns the scratch fill and vector pattern a body needs (the
+// runtime's struct bench): portlab's generator sets the same ones. Fill 1:
+// bytes 0x13 under a memory divisor; 2: MXCSR images under ldmxcsr. Pattern
+// 3: bytes 0xff for maskmov's mask (1.0 would mask every element off);
+// else 1.0 as double (a mnemonic ending in pd/sd), half (v...ph/sh) or
+// float.
+func fills(lines []string) (fill, pattern int) {
+	for _, l := range lines {
+		switch m := mnemonic(l); {
+		case divRe.MatchString(m) && strings.ContainsAny(l, "[("):
+			fill = 1
+		case m == "ldmxcsr" || m == "vldmxcsr":
+			fill = 2
+		}
+	}
+	for _, l := range lines {
+		switch m := mnemonic(l); {
+		case strings.Contains(m, "maskmov"):
+			return fill, 3
+		case pattern != 1 && (strings.HasSuffix(m, "pd") || strings.HasSuffix(m, "sd")):
+			pattern = 1
+		case pattern == 0 && strings.HasPrefix(m, "v") && (strings.HasSuffix(m, "ph") || strings.HasSuffix(m, "sh")):
+			pattern = 2
+		}
+	}
+	return fill, pattern
+}
 
 // scratchAddr is where the runtime maps its scratch buffer (XC_SCRATCH in
 // runtime.c): a fixed address, so that pointer resets are immediates.
@@ -505,10 +542,8 @@ func generate(bs []*bench, flags map[string]bool) string {
 	for i, bn := range bs {
 		lines := instructionLines(bn.Source)
 		bases, indexes := addressRegisters(lines, bn.ATT)
-		for _, l := range lines {
-			if m := mnemonic(l); m == "maskmovq" || strings.HasSuffix(m, "maskmovdqu") {
-				bases[7] = true // stores to [rdi], implicitly
-			}
+		if slices.ContainsFunc(lines, func(l string) bool { m := mnemonic(l); return m == "maskmovq" || strings.HasSuffix(m, "maskmovdqu") }) {
+			bases[7] = true // maskmov stores to [rdi], implicitly
 		}
 		var baseMask, zeroMask uint64 = 0, 1 << 2 // rdx: the high half of dividends
 		offs := make([]int, 16)
@@ -548,7 +583,7 @@ func generate(bs []*bench, flags map[string]bool) string {
 		low := strings.ToLower(strings.Join(lines, "\n"))
 		counter := -1
 		for _, r := range []int{15, 14, 13, 12, 11, 10, 9, 8} {
-			if !loopRe(gprNames[r]).MatchString(low) {
+			if !extRegRe[r].MatchString(low) {
 				counter = r
 				break
 			}
@@ -560,37 +595,7 @@ func generate(bs []*bench, flags map[string]bool) string {
 		for _, o := range offs {
 			offText = append(offText, strconv.Itoa(o))
 		}
-		// Memory and vector fills some forms need (portlab's generator
-		// sets the same): a non-zero divisor in memory, a valid MXCSR image
-		// for ldmxcsr, and set sign bits for maskmov's mask (1.0 would mask
-		// every element off).
-		fill, pattern := 0, 0
-		for _, l := range lines {
-			switch m := mnemonic(l); {
-			case (m == "div" || m == "idiv" || strings.HasPrefix(m, "div") && len(m) == 4 || strings.HasPrefix(m, "idiv") && len(m) == 5) && strings.ContainsAny(l, "[("):
-				fill = 1
-			case m == "ldmxcsr" || m == "vldmxcsr":
-				fill = 2
-			}
-		}
-		for _, l := range lines {
-			if strings.Contains(mnemonic(l), "maskmov") {
-				pattern = 3
-			}
-		}
-		for _, l := range lines {
-			if pattern == 3 {
-				break
-			}
-			m := mnemonic(l)
-			if strings.HasSuffix(m, "pd") || strings.HasSuffix(m, "sd") {
-				pattern = 1
-				break
-			}
-			if strings.HasPrefix(m, "v") && (strings.HasSuffix(m, "ph") || strings.HasSuffix(m, "sh")) {
-				pattern = 2
-			}
-		}
+		fill, pattern := fills(lines)
 		table = append(table, fmt.Sprintf(".quad xs%d, xb%d_n, xb%d_n2, %d, %d, %s, %d, %d, %d, %d", i, i, i, bn.Copies, baseMask, strings.Join(offText, ", "), zeroMask, pattern, self, fill))
 	}
 	w(".section .rodata")

@@ -239,3 +239,25 @@ func TestAssemblerErrorsDropTheBenchmark(t *testing.T) {
 		t.Errorf("live %d, bad's error %q: want the bad body dropped with the assembler's message", len(live), bs[1].Err)
 	}
 }
+
+func TestFills(t *testing.T) {
+	cases := []struct {
+		src           string
+		fill, pattern int
+	}{
+		{"div dword ptr [rdi]", 1, 0},
+		{"divl (%rdi)", 1, 0},
+		{"div ecx", 0, 0},
+		{"divps xmm0, [rdi]", 0, 0}, // a vector divide: no divisor in memory to keep non-zero
+		{"ldmxcsr dword ptr [rdi]", 2, 0},
+		{"vaddph zmm0, zmm1, zmm2\nvaddpd zmm3, zmm1, zmm2", 0, 1},
+		{"vaddph zmm0, zmm1, zmm2", 0, 2},
+		{"vaddpd xmm0, xmm1, xmm2\nmaskmovdqu xmm0, xmm1", 0, 3},
+		{"vpmaxsd ymm0, ymm1, ymm2", 0, 1}, // ends in sd: counts as double, as the set-up rules say
+	}
+	for _, c := range cases {
+		if f, p := fills(instructionLines(c.src)); f != c.fill || p != c.pattern {
+			t.Errorf("%q: fill %d pattern %d, want %d and %d", c.src, f, p, c.fill, c.pattern)
+		}
+	}
+}
