@@ -261,3 +261,36 @@ func TestFills(t *testing.T) {
 		}
 	}
 }
+
+// A kernel that advances its pointer 64 bytes a copy would leave the scratch
+// buffer within a few hundred loop iterations (and die of SIGSEGV) unless the loop
+// sets the pointer back every iteration; its add chain runs at 1 cycle a
+// copy whatever the loads do.
+func TestKernelPointersGoBack(t *testing.T) {
+	if runtime.GOARCH != "amd64" || runtime.GOOS != "linux" {
+		t.Skip("the harness is x86-64 Linux code")
+	}
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("gcc not installed")
+	}
+	src := "add rax, qword ptr [rsi]\nadd rsi, 64\n"
+	gen := generate([]*bench{{Name: "k", Source: src, Copies: 64, Reset: true}}, hostFlags())
+	if !strings.Contains(gen, "mov rsi, [rip+xr0_ptr]\nmov rsi, [rsi+0]") {
+		t.Errorf("bench.S does not reset rsi through the two-load chain the kernel set-up rules name:\n%s", gen)
+	}
+	var last *bench
+	for try := 0; try < 5; try++ {
+		b := &bench{Name: "k", Source: src, Copies: 64, Reset: true, Portlab: 1}
+		if err := run([]*bench{b}, options{processes: 3, batches: 100, cpu: runtime.NumCPU() - 1}, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if b.Err != "" {
+			t.Fatalf("the kernel failed: %s", b.Err)
+		}
+		if math.Abs(b.XCheck-1) < 0.03 {
+			return
+		}
+		last = b
+	}
+	t.Errorf("%.4f cycles per copy (processes %.4f), want 1 within 3 %%", last.XCheck, last.Values)
+}

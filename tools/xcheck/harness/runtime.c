@@ -129,7 +129,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	/* At a fixed address: kernels' pointer resets are immediates (bench.S). */
+	/* At a fixed address: the reset tables in bench.S hold absolute pointers. */
 	uint8_t *scratch = mmap((void *)XC_SCRATCH, SCRATCH, PROT_READ | PROT_WRITE,
 				MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE | MAP_FIXED_NOREPLACE, -1, 0);
 	if (scratch != (uint8_t *)XC_SCRATCH) {
