@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -59,12 +60,30 @@ type LLVMMCA struct {
 	MCPU       string // -mcpu
 	Iterations int
 	Note       string // why this -mcpu (e.g. the nearest CPU LLVM knows)
+	// Version is LLVM's major version ("19"), so that two llvm-mca of
+	// different LLVM releases compared side by side keep their names
+	// apart; "" when --version did not say.
+	Version string
 }
 
-// Name implements Predictor.
+// Name implements Predictor: "llvm-mca 19 -mcpu=emeraldrapids".
 func (l *LLVMMCA) Name() string {
 	v := filepath.Base(l.Path)
+	if l.Version != "" {
+		v += " " + l.Version
+	}
 	return fmt.Sprintf("%s -mcpu=%s", v, l.MCPU)
+}
+
+var llvmVersion = regexp.MustCompile(`LLVM version (\d+)\.`)
+
+// mcaVersion returns the LLVM major version an llvm-mca binary reports.
+func mcaVersion(path string) string {
+	out, _ := exec.Command(path, "--version").CombinedOutput()
+	if m := llvmVersion.FindSubmatch(out); m != nil {
+		return string(m[1])
+	}
+	return ""
 }
 
 var (
@@ -194,7 +213,7 @@ func FindLLVMMCA(path, hostCPU string) (*LLVMMCA, error) {
 		return nil, fmt.Errorf("llvm-mca not found (%s)", path)
 	}
 	known := knownCPUs(p)
-	l := &LLVMMCA{Path: p, MCPU: hostCPU}
+	l := &LLVMMCA{Path: p, MCPU: hostCPU, Version: mcaVersion(p)}
 	if known[hostCPU] {
 		return l, nil
 	}
@@ -206,6 +225,46 @@ func FindLLVMMCA(path, hostCPU string) (*LLVMMCA, error) {
 		}
 	}
 	return nil, fmt.Errorf("%s knows no CPU close to %s", p, hostCPU)
+}
+
+// llvmDirs is where Debian and Ubuntu install versioned LLVM releases
+// (apt-get install llvm-19: /usr/lib/llvm-19/bin/llvm-mca).
+var llvmDirs = "/usr/lib/llvm-*/bin/llvm-mca"
+
+// FindAllLLVMMCA returns a peer for every llvm-mca installed: the one on
+// PATH and each versioned LLVM release's, one per binary (symlinks
+// resolved), in order of LLVM version. errs says why a binary found was
+// left out (it knows no CPU close to the host's).
+func FindAllLLVMMCA(hostCPU string) (out []*LLVMMCA, errs []error) {
+	var paths []string
+	if p, err := exec.LookPath("llvm-mca"); err == nil {
+		paths = append(paths, p)
+	}
+	more, _ := filepath.Glob(llvmDirs)
+	paths = append(paths, more...)
+	seen := map[string]bool{}
+	for _, p := range paths {
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			real = p
+		}
+		if seen[real] {
+			continue
+		}
+		seen[real] = true
+		l, err := FindLLVMMCA(p, hostCPU)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, l)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, _ := strconv.Atoi(out[i].Version)
+		b, _ := strconv.Atoi(out[j].Version)
+		return a < b
+	})
+	return out, errs
 }
 
 func knownCPUs(path string) map[string]bool {

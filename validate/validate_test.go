@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,6 +120,9 @@ func TestLLVMMCAPeer(t *testing.T) {
 	if l.MCPU != "sapphirerapids" && l.MCPU != "graniterapids" {
 		t.Errorf("mcpu %q", l.MCPU)
 	}
+	if l.Version == "" || !strings.HasPrefix(l.Name(), "llvm-mca "+l.Version+" -mcpu=") {
+		t.Errorf("version %q, name %q: want the LLVM major version in the name", l.Version, l.Name())
+	}
 	ks, err := Load([]string{"../testdata/kernels/imul_chain.s", "../testdata/kernels/int_add_chain.s"}, input.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -149,5 +154,57 @@ func TestUnsupportedKernel(t *testing.T) {
 	}
 	if why := Unsupported(ks[0], func(string) bool { return true }); why != "" {
 		t.Errorf("a host with every feature runs it, got %q", why)
+	}
+}
+
+// fakeMCA writes a shell script that answers --version and -mcpu=help the
+// way llvm-mca does.
+func fakeMCA(t *testing.T, path, version string, cpus ...string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	help := "Available CPUs for this target:\n\n"
+	for _, c := range cpus {
+		help += "  " + c + " - Select the " + c + " processor.\n"
+	}
+	help += "\nAvailable features for this target:\n\n  avx - Enable AVX instructions.\n"
+	script := "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'Debian LLVM version " + version + "'; exit 0; fi\ncat <<'EOF'\n" + help + "EOF\n"
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Every installed llvm-mca becomes a peer named by its LLVM version, in
+// version order, a symlinked duplicate once, and one that knows no CPU
+// near the host's is reported, not used.
+func TestFindAllLLVMMCA(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	dir := t.TempDir()
+	fakeMCA(t, filepath.Join(dir, "llvm-19/bin/llvm-mca"), "19.1.7", "emeraldrapids", "sapphirerapids")
+	fakeMCA(t, filepath.Join(dir, "llvm-14/bin/llvm-mca"), "14.0.6", "sapphirerapids", "skylake")
+	fakeMCA(t, filepath.Join(dir, "llvm-9/bin/llvm-mca"), "9.0.1", "skylake")
+	bin := filepath.Join(dir, "path")
+	os.MkdirAll(bin, 0o755)
+	if err := os.Symlink(filepath.Join(dir, "llvm-14/bin/llvm-mca"), filepath.Join(bin, "llvm-mca")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":/bin:/usr/bin")
+	old := llvmDirs
+	llvmDirs = filepath.Join(dir, "llvm-*/bin/llvm-mca")
+	defer func() { llvmDirs = old }()
+	ls, errs := FindAllLLVMMCA("emeraldrapids")
+	var names []string
+	for _, l := range ls {
+		names = append(names, l.Name())
+	}
+	want := []string{"llvm-mca 14 -mcpu=sapphirerapids", "llvm-mca 19 -mcpu=emeraldrapids"}
+	if !slices.Equal(names, want) {
+		t.Errorf("peers %q, want %q", names, want)
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "llvm-9") || !strings.Contains(errs[0].Error(), "emeraldrapids") {
+		t.Errorf("errors %v: want one naming llvm-9's binary and the host's CPU", errs)
 	}
 }

@@ -101,10 +101,15 @@ func runCharacterize(args []string, stdout, stderr io.Writer) error {
 	}
 	var peers []validate.Predictor
 	if !*noPeers && len(ks) > 0 {
-		if l, err := validate.FindLLVMMCA("", info.Microarch); err == nil {
+		ls, errs := validate.FindAllLLVMMCA(info.Microarch)
+		for _, l := range ls {
 			peers = append(peers, l)
-		} else {
-			fmt.Fprintf(stderr, "portlab characterize: llvm-mca will not be scored: %v\n", err)
+		}
+		for _, err := range errs {
+			fmt.Fprintf(stderr, "portlab characterize: an llvm-mca will not be scored: %v\n", err)
+		}
+		if len(ls) == 0 && len(errs) == 0 {
+			fmt.Fprintf(stderr, "portlab characterize: llvm-mca will not be scored: llvm-mca not found\n")
 		}
 	}
 	fmt.Fprintf(stderr, "portlab characterize: %s (%s), budget %v, work directory %s\n", info.Microarch, info.Signature(), *budget, *dir)

@@ -21,7 +21,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("validate", stderr)
 	model := fs.String("model", "host", "portlab model: a file, an embedded model's name or LLVM CPU, or 'host'")
 	var peers stringList
-	fs.Var(&peers, "peer", "a peer to compare: llvm-mca or llvm-mca=PATH (repeatable; default: llvm-mca when installed)")
+	fs.Var(&peers, "peer", "a peer to compare: llvm-mca or llvm-mca=PATH (repeatable; default: every llvm-mca installed, on PATH and /usr/lib/llvm-N/bin)")
 	noPeers := fs.Bool("no-peers", false, "predict with portlab's model only")
 	mcpu := fs.String("mcpu", "", "-mcpu for llvm-mca (default: the host's CPU, or the nearest one llvm-mca knows)")
 	jsonOut := fs.Bool("json", false, "print the report as JSON")
@@ -61,11 +61,27 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	preds := []validate.Predictor{&validate.Portlab{Label: "portlab " + strings.Trim(m.Label(), `"`), Model: m}}
 	if !*noPeers {
 		if len(peers) == 0 {
-			peers = []string{"llvm-mca?"} // optional default: skipped quietly when absent
+			// Every llvm-mca installed (PATH's and /usr/lib/llvm-N's),
+			// each under its LLVM version; none is not an error.
+			host := info.Microarch
+			if *mcpu != "" {
+				host = *mcpu
+			}
+			ls, errs := validate.FindAllLLVMMCA(host)
+			for _, err := range errs {
+				fmt.Fprintf(stderr, "portlab validate: no peer: %v\n", err)
+			}
+			if len(ls) == 0 && len(errs) == 0 {
+				fmt.Fprintf(stderr, "portlab validate: no peer: llvm-mca not found\n")
+			}
+			for _, l := range ls {
+				if l.Note != "" {
+					fmt.Fprintf(stderr, "portlab validate: %s\n", l.Note)
+				}
+				preds = append(preds, l)
+			}
 		}
 		for _, p := range peers {
-			optional := strings.HasSuffix(p, "?")
-			p = strings.TrimSuffix(p, "?")
 			name, path, _ := strings.Cut(p, "=")
 			if name != "llvm-mca" {
 				return usageError{fmt.Sprintf("--peer %q: the known peer is llvm-mca[=PATH]", p)}
@@ -76,10 +92,6 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 			}
 			l, err := validate.FindLLVMMCA(path, host)
 			if err != nil {
-				if optional {
-					fmt.Fprintf(stderr, "portlab validate: no peer: %v\n", err)
-					continue
-				}
 				return err
 			}
 			if l.Note != "" {
