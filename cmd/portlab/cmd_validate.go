@@ -60,13 +60,19 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	defer eng.Close()
 	preds := []validate.Predictor{&validate.Portlab{Label: "portlab " + strings.Trim(m.Label(), `"`), Model: m}}
 	if !*noPeers {
+		host := info.Microarch
+		if *mcpu != "" {
+			host = *mcpu
+		}
+		add := func(l *validate.LLVMMCA) {
+			if l.Note != "" {
+				fmt.Fprintf(stderr, "portlab validate: %s\n", l.Note)
+			}
+			preds = append(preds, l)
+		}
 		if len(peers) == 0 {
 			// Every llvm-mca installed (PATH's and /usr/lib/llvm-N's),
 			// each under its LLVM version; none is not an error.
-			host := info.Microarch
-			if *mcpu != "" {
-				host = *mcpu
-			}
 			ls, errs := validate.FindAllLLVMMCA(host)
 			for _, err := range errs {
 				fmt.Fprintf(stderr, "portlab validate: no peer: %v\n", err)
@@ -75,10 +81,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 				fmt.Fprintf(stderr, "portlab validate: no peer: llvm-mca not found\n")
 			}
 			for _, l := range ls {
-				if l.Note != "" {
-					fmt.Fprintf(stderr, "portlab validate: %s\n", l.Note)
-				}
-				preds = append(preds, l)
+				add(l)
 			}
 		}
 		for _, p := range peers {
@@ -86,18 +89,11 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 			if name != "llvm-mca" {
 				return usageError{fmt.Sprintf("--peer %q: the known peer is llvm-mca[=PATH]", p)}
 			}
-			host := info.Microarch
-			if *mcpu != "" {
-				host = *mcpu
-			}
 			l, err := validate.FindLLVMMCA(path, host)
 			if err != nil {
 				return err
 			}
-			if l.Note != "" {
-				fmt.Fprintf(stderr, "portlab validate: %s\n", l.Note)
-			}
-			preds = append(preds, l)
+			add(l)
 		}
 	}
 	start := time.Now()
