@@ -480,25 +480,24 @@ func (b *builder) memoryHints(r *Pass) error {
 			continue
 		}
 		h := []int{classOf[rf.Name()]}
+		// The plain load or store of the operand's register class, else
+		// the general-register one.
+		add := func(forms map[string]string) bool {
+			for _, k := range []string{class, "gpr"} {
+				if c, ok := classOf[forms[k]]; ok {
+					h = append(h, c)
+					return true
+				}
+			}
+			return false
+		}
 		acc := f.Operands[mi].Access
 		okHint := true
 		if acc&isa.Read != 0 {
-			if lc, ok := classOf[loadForms[class]]; ok {
-				h = append(h, lc)
-			} else if lc, ok := classOf[loadForms["gpr"]]; ok {
-				h = append(h, lc)
-			} else {
-				okHint = false
-			}
+			okHint = add(loadForms)
 		}
 		if acc&(isa.Write|isa.CondWrite) != 0 {
-			if sc, ok := classOf[storeForms[class]]; ok {
-				h = append(h, sc)
-			} else if sc, ok := classOf[storeForms["gpr"]]; ok {
-				h = append(h, sc)
-			} else {
-				okHint = false
-			}
+			okHint = add(storeForms) && okHint
 		}
 		if okHint {
 			cl.hints = append(cl.hints, h)
