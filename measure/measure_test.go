@@ -53,6 +53,17 @@ func snippet(t testing.TB, src string) *Snippet {
 // by chance.
 func measureWithin(t *testing.T, e *Engine, s *Snippet, o Options, want, tol float64) {
 	t.Helper()
+	measureBetween(t, e, s, o, want, want, tol)
+}
+
+// measureBetween is measureWithin for a value known as a band: the median
+// must lie in [lo(1-tol), hi(1+tol)].
+func measureBetween(t *testing.T, e *Engine, s *Snippet, o Options, lo, hi, tol float64) {
+	t.Helper()
+	want := fmt.Sprintf("%.3f", lo)
+	if hi != lo {
+		want += fmt.Sprintf("-%.3f", hi)
+	}
 	var got []float64
 	ok := retry.Measuring(8, func(try int) bool {
 		m := e.Measure(s, o)
@@ -61,14 +72,14 @@ func measureWithin(t *testing.T, e *Engine, s *Snippet, o Options, want, tol flo
 		}
 		v := m.PerInstr.Median
 		got = append(got, v)
-		if math.Abs(v-want)/want > tol {
+		if v < lo*(1-tol) || v > hi*(1+tol) {
 			return false
 		}
-		t.Logf("%-50q %.4f (want %.3f ±%.0f%%) clean %d/%d, try %d", strings.ReplaceAll(s.Source, "\n", "; "), v, want, tol*100, m.Clean, m.Reps, try+1)
+		t.Logf("%-50q %.4f (want %s ±%.0f%%) clean %d/%d, try %d", strings.ReplaceAll(s.Source, "\n", "; "), v, want, tol*100, m.Clean, m.Reps, try+1)
 		return true
 	})
 	if !ok {
-		t.Errorf("%q: got %v cycles/instruction in %d runs, want %.3f ±%.0f%%", s.Source, got, len(got), want, tol*100)
+		t.Errorf("%q: got %v cycles/instruction in %d runs, want %s ±%.0f%%", s.Source, got, len(got), want, tol*100)
 	}
 }
 
@@ -126,14 +137,14 @@ func TestCoreNumbers(t *testing.T) {
 		"skylake":    {"vaddpd": 4, "load": 4},
 	}[class]
 	loads := map[string]float64{"zen4": 1.0 / 3, "zen3": 1.0 / 3, "goldencove": 1.0 / 3, "skylake": 0.5}[class]
-	// Two stores a cycle is the published figure everywhere here; the Zen 3
-	// guests (family 0x19 model 1) sustain 0.55-0.58 cycles per store for
-	// four stores into one cache line, run after run, and 1.0 for stores to
-	// four different lines (measured 2026-11-24; uops.info's 0.50 is for
-	// one address), so that host class is held to its own figure.
-	stores := map[string]float64{"zen3": 0.57}[class]
-	if stores == 0 {
-		stores = 0.5
+	// Two stores a cycle is the published figure everywhere here. Zen 3
+	// guests (family 0x19 model 1) differ by host: one sustained 0.55-0.58
+	// cycles per store for four stores into one cache line, run after run
+	// (measured 2026-11-24), another 0.50 (2026-11-26, its two vCPUs not SMT
+	// siblings), so that class is held to the band both hosts showed.
+	storesLo, storesHi := 0.5, 0.5
+	if class == "zen3" {
+		storesHi = 0.57
 	}
 	t.Run("vaddpd ymm latency", func(t *testing.T) {
 		if !info.Has("avx") {
@@ -161,8 +172,8 @@ func TestCoreNumbers(t *testing.T) {
 			Options{Mode: "inverse_throughput"}, loads, 0.03)
 	})
 	t.Run("store throughput", func(t *testing.T) {
-		measureWithin(t, e, snippet(t, "mov [rdi], rax\nmov [rdi+8], rax\nmov [rdi+16], rax\nmov [rdi+24], rax"),
-			Options{Mode: "inverse_throughput"}, stores, 0.03)
+		measureBetween(t, e, snippet(t, "mov [rdi], rax\nmov [rdi+8], rax\nmov [rdi+16], rax\nmov [rdi+24], rax"),
+			Options{Mode: "inverse_throughput"}, storesLo, storesHi, 0.03)
 	})
 }
 

@@ -62,7 +62,7 @@ func mergeUses(uses []maskUse) []maskUse {
 }
 
 // bottleneck returns the optimal busiest-port load for the uses. It merges
-// uses in place.
+// and reorders uses in place.
 func bottleneck(uses []maskUse) float64 {
 	uses = mergeUses(uses)
 	switch len(uses) {
@@ -71,30 +71,136 @@ func bottleneck(uses []maskUse) float64 {
 	case 1:
 		return uses[0].cycles / float64(bits.OnesCount64(uses[0].mask))
 	}
-	if len(uses) <= maxEnumGroups {
+	best := 0.0
+	for len(uses) > 0 {
+		n := component(uses)
+		if t := bottleneckConnected(uses[:n]); t > best {
+			best = t
+		}
+		uses = uses[n:]
+	}
+	return best
+}
+
+// component moves to the front of uses every use that shares a port,
+// directly or through other uses, with the first, and returns how many
+// there are. Uses on disjoint port sets do not compete: the optimum is the
+// largest of their components' optima, and enumerating each component's
+// unions costs 2^a + 2^b instead of 2^(a+b) (the integer and vector pipes
+// of a Zen core are such components).
+func component(uses []maskUse) int {
+	ports := uses[0].mask
+	end := 1
+	for grown := true; grown; {
+		grown = false
+		for j := end; j < len(uses); j++ {
+			if uses[j].mask&ports != 0 {
+				ports |= uses[j].mask
+				uses[end], uses[j] = uses[j], uses[end]
+				end++
+				grown = true
+			}
+		}
+	}
+	return end
+}
+
+// maxZetaPorts is the number of ports up to which bottleneck sums the
+// uses over every port subset at once instead of running max-flow.
+const maxZetaPorts = 12
+
+// bottleneckConnected is bottleneck for uses that form one component. Of
+// the two enumerations it takes the cheaper: subsets of the g groups (2^g
+// steps) or every subset of the k ports they cover (k 2^k); with neither
+// small it runs max-flow.
+func bottleneckConnected(uses []maskUse) float64 {
+	g := len(uses)
+	if g == 1 {
+		return uses[0].cycles / float64(bits.OnesCount64(uses[0].mask))
+	}
+	var all uint64
+	for _, u := range uses {
+		all |= u.mask
+	}
+	k := bits.OnesCount64(all)
+	switch {
+	case k <= maxZetaPorts && (g > maxEnumGroups || k<<k < 1<<g):
+		return bottleneckZeta(uses, all, k)
+	case g <= maxEnumGroups:
 		return bottleneckEnum(uses)
 	}
 	t, _ := bottleneckFlow(uses, false)
 	return t
 }
 
-// bottleneckEnum enumerates unions of groups.
-func bottleneckEnum(uses []maskUse) float64 {
-	g := len(uses)
-	best := 0.0
-	for s := 1; s < 1<<g; s++ {
-		var u uint64
-		for t := uint(s); t != 0; t &= t - 1 {
-			u |= uses[bits.TrailingZeros(t)].mask
+// bottleneckZeta computes, for every subset S of the k ports in all, the
+// cycles of the uses whose group lies in S (a sum over subsets, k 2^k
+// additions), and returns the largest cycles per port. Subsets that are no
+// union of groups count cycles of a smaller union over more ports, so
+// they never set the maximum and need not be skipped.
+func bottleneckZeta(uses []maskUse, all uint64, k int) float64 {
+	var pos [64]uint8
+	i := uint8(0)
+	for m := all; m != 0; m &= m - 1 {
+		pos[bits.TrailingZeros64(m)] = i
+		i++
+	}
+	var small [64]float64
+	var f []float64
+	if k <= 6 {
+		f = small[:1<<k]
+	} else {
+		f = make([]float64, 1<<k)
+	}
+	for _, u := range uses {
+		var c uint
+		for m := u.mask; m != 0; m &= m - 1 {
+			c |= 1 << pos[bits.TrailingZeros64(m)]
 		}
-		sum := 0.0
-		for i := 0; i < g; i++ {
-			if uses[i].mask&^u == 0 {
-				sum += uses[i].cycles
+		f[c] += u.cycles
+	}
+	for b := 0; b < k; b++ {
+		bit := 1 << b
+		for s := range f {
+			if s&bit != 0 {
+				f[s] += f[s^bit]
 			}
 		}
-		if r := sum / float64(bits.OnesCount64(u)); r > best {
+	}
+	best := 0.0
+	for s := 1; s < len(f); s++ {
+		if r := f[s] / float64(bits.OnesCount(uint(s))); r > best {
 			best = r
+		}
+	}
+	return best
+}
+
+// bottleneckEnum enumerates the subsets s of the groups: the cycles of
+// the uses in s over the ports of their union bound the optimum from below,
+// and the subset of every use inside the optimal port set reaches it. Each
+// subset's union and cycles extend those of the subset without its lowest
+// group, one step each (2^g steps, where recounting the uses inside each
+// union took g 2^g).
+func bottleneckEnum(uses []maskUse) float64 {
+	g := len(uses)
+	var smallU [64]uint64
+	var smallC [64]float64
+	var un []uint64
+	var cy []float64
+	if g <= 6 {
+		un, cy = smallU[:1<<g], smallC[:1<<g]
+	} else {
+		un, cy = make([]uint64, 1<<g), make([]float64, 1<<g)
+	}
+	best := 0.0
+	for s := 1; s < len(un); s++ {
+		i := bits.TrailingZeros(uint(s))
+		prev := s &^ (1 << i)
+		u, c := un[prev]|uses[i].mask, cy[prev]+uses[i].cycles
+		un[s], cy[s] = u, c
+		if c > best*float64(bits.OnesCount64(u)) {
+			best = c / float64(bits.OnesCount64(u))
 		}
 	}
 	return best

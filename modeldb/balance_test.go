@@ -2,6 +2,7 @@ package modeldb
 
 import (
 	"math"
+	"math/bits"
 	"math/rand"
 	"strconv"
 	"testing"
@@ -43,15 +44,23 @@ func toPortUses(us []maskUse, n int) ([]string, []PortUse) {
 	return ports, pu
 }
 
-// TestBottleneckAgreesWithLP checks the enumeration and the max-flow
-// against gonum's simplex on random problems.
+// TestBottleneckAgreesWithLP checks the enumerations and the max-flow
+// against gonum's simplex on random problems, some of them on two disjoint
+// port sets.
 func TestBottleneckAgreesWithLP(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
-	for trial := 0; trial < 120; trial++ {
+	for trial := 0; trial < 240; trial++ {
 		n := 2 + rng.Intn(12)
 		k := 1 + rng.Intn(14)
 		us := randomUses(rng, n, k)
-		ports, pu := toPortUses(us, n)
+		np := n
+		if trial%3 == 0 { // a second component on ports of its own, as integer and vector pipes
+			for _, u := range randomUses(rng, n, 1+rng.Intn(8)) {
+				us = append(us, maskUse{u.mask << n, u.cycles})
+			}
+			np = 2 * n
+		}
+		ports, pu := toPortUses(us, np)
 		idx := map[string]int{}
 		for i, p := range ports {
 			idx[p] = i
@@ -69,6 +78,15 @@ func TestBottleneckAgreesWithLP(t *testing.T) {
 		if len(merged) <= maxEnumGroups {
 			if e := bottleneckEnum(merged); math.Abs(e-want.Cycles) > 1e-6*math.Max(1, want.Cycles) {
 				t.Fatalf("trial %d: enumeration %v, LP %v", trial, e, want.Cycles)
+			}
+		}
+		var all uint64
+		for _, u := range merged {
+			all |= u.mask
+		}
+		if k := bits.OnesCount64(all); k <= maxZetaPorts {
+			if z := bottleneckZeta(merged, all, k); math.Abs(z-want.Cycles) > 1e-6*math.Max(1, want.Cycles) {
+				t.Fatalf("trial %d: subset sums %v, LP %v", trial, z, want.Cycles)
 			}
 		}
 		// The flow's assignment is feasible: loads sum to the cycles and none exceeds the optimum.
