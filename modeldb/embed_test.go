@@ -10,20 +10,27 @@ func TestEmbedded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byCPU := map[string]ModelInfo{}
+	byCPU := map[string]ModelInfo{} // the measured model where a CPU has one
+	byFile := map[string]ModelInfo{}
 	for _, i := range infos {
-		byCPU[i.LLVMCPU] = i
+		if _, ok := byCPU[i.LLVMCPU]; !ok || i.Source == SourceMeasured {
+			byCPU[i.LLVMCPU] = i
+		}
+		byFile[i.File] = i
 	}
-	z, ok := byCPU["znver3"]
-	if !ok || z.Source != SourceImported || !strings.HasPrefix(z.From, "llvm-mca 14") || z.Forms < 3000 {
+	z, ok := byFile["llvm14-znver3.yml.gz"]
+	if !ok || z.LLVMCPU != "znver3" || z.Source != SourceImported || !strings.HasPrefix(z.From, "llvm-mca 14") || z.Forms < 3000 {
 		t.Fatalf("embedded znver3: %+v (all: %+v)", z, infos)
 	}
+	// znver3 has both LLVM's model and one measured on a Zen 3 guest: the
+	// measured one is the default.
+	zm := byCPU["znver3"]
 	m, err := Default("znver3")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Forms) != z.Forms || m.LLVMCPU != "znver3" {
-		t.Errorf("Default(znver3): %d forms, cpu %q", len(m.Forms), m.LLVMCPU)
+	if zm.Source != SourceMeasured || len(m.Forms) != zm.Forms || m.LLVMCPU != "znver3" || m.Provenance == nil || m.Provenance.Host != "AuthenticAMD-19-1-1" {
+		t.Errorf("Default(znver3): %q, %d forms (measured: %+v), cpu %q", m.Name, len(m.Forms), zm, m.LLVMCPU)
 	}
 	// Copies: changing one does not change the next.
 	e, _ := m.Lookup("vaddpd ymm, ymm, ymm")
