@@ -23,9 +23,11 @@ import (
 //
 // By Hall's theorem its optimum is max over port sets S of (cycles of the
 // uses whose group lies in S) / |S|, and S can be taken as a union of
-// groups. For a few distinct groups portlab enumerates those unions; for
-// more it solves the parametric max-flow form of the program (Newton's
-// method on the densest violated port set), which is exact and fast. Models
+// groups. Uses on disjoint port sets are separate problems (components);
+// in each, for a few distinct groups portlab enumerates subsets of them,
+// for a few ports the subsets of those, and otherwise it solves the
+// parametric max-flow form of the program (Newton's method on the densest
+// violated port set), which is exact and fast. Models
 // with more than 64 ports fall back to gonum's simplex.
 
 // maskUse is a port use compiled to a bit set over the model's ports.
@@ -65,12 +67,6 @@ func mergeUses(uses []maskUse) []maskUse {
 // and reorders uses in place.
 func bottleneck(uses []maskUse) float64 {
 	uses = mergeUses(uses)
-	switch len(uses) {
-	case 0:
-		return 0
-	case 1:
-		return uses[0].cycles / float64(bits.OnesCount64(uses[0].mask))
-	}
 	best := 0.0
 	for len(uses) > 0 {
 		n := component(uses)
@@ -180,8 +176,7 @@ func bottleneckZeta(uses []maskUse, all uint64, k int) float64 {
 // the uses in s over the ports of their union bound the optimum from below,
 // and the subset of every use inside the optimal port set reaches it. Each
 // subset's union and cycles extend those of the subset without its lowest
-// group, one step each (2^g steps, where recounting the uses inside each
-// union took g 2^g).
+// group, one step each: 2^g steps in all.
 func bottleneckEnum(uses []maskUse) float64 {
 	g := len(uses)
 	var smallU [64]uint64
