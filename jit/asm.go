@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/twmb/murmur3"
 
@@ -72,7 +73,12 @@ type Assembler struct {
 
 	mu     sync.Mutex
 	memory map[[2]uint64]*Object // in-process cache
+	runs   atomic.Int64          // runs of as (Runs)
 }
+
+// Runs is how many times the assembler has run GNU as: units found in the
+// caches cost none.
+func (a *Assembler) Runs() int64 { return a.runs.Load() }
 
 // NewAssembler returns an assembler using GNU as from PATH and the default
 // cache directory (user cache dir/portlab/asm).
@@ -221,6 +227,7 @@ var asErrLine = regexp.MustCompile(`^[^:]*:(\d+): (Error|Warning): (.*)$`)
 // units fail, it returns their errors and nil objects for the others (the
 // caller retries those).
 func (a *Assembler) run(units []*Unit) ([]*Object, []error, error) {
+	a.runs.Add(1)
 	var src bytes.Buffer
 	type span struct{ first, last int }
 	spans := make([]span, len(units))

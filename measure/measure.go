@@ -57,7 +57,14 @@ type Options struct {
 	// engine measures other groups meanwhile and sleeps only when nothing
 	// else is left (runGroups).
 	RetryBackoff time.Duration
-	NoFTZ        bool // leave MXCSR's flush-to-zero/denormals-are-zero off
+	// Idle, when set, is called when the engine has nothing to measure
+	// until a retry's back-off ends (the time given): work that must not
+	// run beside a measurement, such as assembling the next batch
+	// (Engine.Warm), can run then. It should return by that time (an
+	// overrun delays the retry, which is harmless); the engine sleeps
+	// whatever is left.
+	Idle  func(until time.Time)
+	NoFTZ bool // leave MXCSR's flush-to-zero/denormals-are-zero off
 	// Group is how many snippets share one worker job (and one set of
 	// calibration and canary points per repetition). Default 1; sweeps use
 	// more. Snippets with fixed-address memory or code never share.
@@ -143,7 +150,10 @@ type Host struct {
 type Engine struct {
 	Asm    *jit.Assembler
 	Runner *jit.Runner
-	Host   Host
+	// passRunners are the workers of passes after the first
+	// (passRunner).
+	passRunners []*jit.Runner
+	Host        Host
 	// Recorder, when set, writes the raw repetitions of noisy benchmarks.
 	Recorder *Recorder
 	// tpRef is the throughput canary of this run's quiet moments (see
@@ -174,6 +184,9 @@ func (s EngineStats) String() string {
 // Close stops the worker and lets go of the CPU.
 func (e *Engine) Close() error {
 	e.Runner.Close()
+	for _, r := range e.passRunners {
+		r.Close()
+	}
 	if e.unlock != nil {
 		e.unlock()
 	}

@@ -515,3 +515,44 @@ func TestVectorLoadOpsInOneLicence(t *testing.T) {
 		})
 	}
 }
+
+// Calls measured together keep their own options and results: each
+// measurement in its call's slot and mode, a crash confined to its
+// snippet, the passes of a multi-pass call in distinct workers, and
+// progress counting every final measurement once.
+func TestMeasureCallsShareOneSchedule(t *testing.T) {
+	e, _ := hostEngine(t)
+	lat := []*Snippet{snippet(t, "add rax, rax"), snippet(t, "add rax, rax\nud2")}
+	tp := []*Snippet{snippet(t, "imul rbx, rcx\nimul rsi, rcx\nimul rdi, rcx\nimul r8, rcx\nimul r9, rcx\nimul r10, rcx")}
+	var out [][]*Measurement
+	ok := retry.Measuring(8, func(int) bool {
+		done := 0
+		out = e.MeasureCalls([]Call{
+			{Snippets: lat, Opts: Options{Mode: "latency", Group: 2}},
+			{Snippets: tp, Opts: Options{Mode: "inverse_throughput", Passes: 3}},
+		}, func(n int, _ *Measurement) { done = n })
+		if done != 3 {
+			t.Fatalf("progress reached %d of 3", done)
+		}
+		if len(out) != 2 || len(out[0]) != 2 || len(out[1]) != 1 {
+			t.Fatalf("results shaped %d calls, want 2 of 2 and 1", len(out))
+		}
+		if out[0][1].Err == nil {
+			t.Fatal("the crashing snippet measured without an error")
+		}
+		add, imul := out[0][0], out[1][0]
+		if add.Err != nil || imul.Err != nil {
+			t.Fatalf("errors: %v, %v", add.Err, imul.Err)
+		}
+		if add.Mode != "latency" || imul.Mode != "inverse_throughput" {
+			t.Fatalf("modes %q and %q, want each call's own", add.Mode, imul.Mode)
+		}
+		if w := imul.PassWorkers; len(w) != 3 || w[0] == w[1] || w[1] == w[2] || w[0] == w[2] {
+			t.Fatalf("passes ran in workers %v, want three distinct processes", w)
+		}
+		return math.Abs(add.PerInstr.Median-1) <= 0.02 && math.Abs(imul.PerInstr.Median-1) <= 0.02
+	})
+	if !ok {
+		t.Errorf("add latency %.4f, imul throughput %.4f after every try: want 1 and 1 within 2 %%", out[0][0].PerInstr.Median, out[1][0].PerInstr.Median)
+	}
+}

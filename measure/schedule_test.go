@@ -1,9 +1,13 @@
 package measure
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
+
+	"portlab/jit"
+	"portlab/perf"
 )
 
 // A disturbed group is retried after the other groups, not back to back,
@@ -44,5 +48,174 @@ func TestRetriesWaitBehindOtherGroups(t *testing.T) {
 	// its second (40 ms after its retry, less the microseconds between).
 	if w := e.Stats.Waiting; w < 35*time.Millisecond || w > 200*time.Millisecond {
 		t.Errorf("waited %v before retries, want about 45 ms", w)
+	}
+}
+
+// Where the engine would sleep before a retry, Options.Idle gets the wait
+// first, with the time the retry is due; the engine sleeps only what the
+// idle work left, and counts only that as waiting.
+func TestIdleGetsTheWaitBeforeARetry(t *testing.T) {
+	e := &Engine{}
+	var dues []time.Time
+	o := Options{MaxRetries: 4, RetryBackoff: 20 * time.Millisecond,
+		Idle: func(until time.Time) {
+			if !time.Now().Before(until) {
+				t.Errorf("Idle called at or after the retry was due")
+			}
+			dues = append(dues, until)
+			time.Sleep(time.Until(until)) // work that fills the wait
+		}}
+	g := &groupRun{}
+	attempt := func(g *groupRun) (bool, []*groupRun) {
+		g.attempt++
+		return g.attempt < 3, nil
+	}
+	finished := 0
+	e.runGroups([]*groupRun{g}, o, attempt, func(*groupRun) { finished++ })
+	if finished != 1 || g.attempt != 3 {
+		t.Fatalf("%d groups finished after %d jobs, want 1 after 3", finished, g.attempt)
+	}
+	// One group alone: both retries wait (20 and 40 ms), and Idle gets both.
+	if len(dues) != 2 {
+		t.Fatalf("Idle called %d times, want 2 (once per retry)", len(dues))
+	}
+	if gap := dues[1].Sub(dues[0]); gap < 40*time.Millisecond {
+		t.Errorf("second retry due %v after the first, want the doubled back-off (40 ms or more)", gap)
+	}
+	if e.Stats.Waiting > 5*time.Millisecond {
+		t.Errorf("counted %v waiting though Idle filled the waits", e.Stats.Waiting)
+	}
+}
+
+// A register chain timed in latency mode at a cycle an instruction or more
+// settles without the throughput canary once its jobs are over (a busy SMT
+// sibling hardly slows it), though its jobs still ask for the canary; a
+// stream, an unmarked snippet, or a chain under perf.ChainBound needs the
+// canary within perf.SiblingSlack of the run's reference throughout.
+func TestChainsSettleWithoutTheThroughputCanary(t *testing.T) {
+	e := &Engine{}
+	quiet := perf.Estimate{Reps: 11, TpCanary: 0.200, LatCanary: 3}
+	e.tpRef.Note(quiet)
+	e.tpRef.Note(quiet)
+	if ref := e.tpRef.Value(); ref != 0.200 {
+		t.Fatalf("reference %v, want 0.200", ref)
+	}
+	busy := func(perInstr float64, instrs int) perf.Estimate {
+		// Sure of its value, but the canary 40 % slow throughout.
+		v := perInstr * float64(instrs)
+		return perf.Estimate{Value: v, Uncertainty: v / 1000, Reps: 33, TpCanary: 0.280, LatCanary: 3}
+	}
+	chain := &prepared{s: &Snippet{Chain: true}, instrs: 2}
+	plain := &prepared{s: &Snippet{}, instrs: 2}
+	for _, c := range []struct {
+		name string
+		p    *prepared
+		mode string
+		per  float64
+		want bool
+	}{
+		{"chain at 3 cycles", chain, "latency", 3, true},
+		{"chain at 1 cycle", chain, "latency", 1, true},
+		{"chain of eliminated moves at 0.17", chain, "latency", 0.17, false},
+		{"chain timed as a stream", chain, "inverse_throughput", 3, false},
+		{"snippet not marked a chain", plain, "latency", 3, false},
+	} {
+		o := Options{Mode: c.mode, RelTol: 0.005, AbsTol: 0.002}
+		est := busy(c.per, 2)
+		if e.converged(est, c.p, o) {
+			t.Errorf("%s, throughput canary 40 %% slow: converged while its jobs run", c.name)
+		}
+		if got := e.settled(est, c.p, o); got != c.want {
+			t.Errorf("%s, throughput canary 40 %% slow: settled %v, want %v", c.name, got, c.want)
+		}
+		unsure := est
+		unsure.Uncertainty = est.Value / 50
+		if e.settled(unsure, c.p, o) {
+			t.Errorf("%s: settled with a 2 %% uncertainty", c.name)
+		}
+	}
+	// With the canary clear every sure estimate converges.
+	clear := busy(0.5, 2)
+	clear.TpCanary = 0.201
+	if !e.converged(clear, plain, Options{Mode: "inverse_throughput", RelTol: 0.005, AbsTol: 0.002}) {
+		t.Error("a sure estimate with its canary clear did not converge")
+	}
+}
+
+// A group that runs again without the snippets that converged: they come
+// back as a final group with their repetitions, and the rest get a job of
+// their own that keeps the first job's loop counts.
+func TestSplitKeepsTheFirstJobsCounts(t *testing.T) {
+	e := &Engine{}
+	obj := func(b byte) *jit.Object { return &jit.Object{Code: []byte{b, 0xc3}} }
+	var shared []*jit.Object
+	for k := range nShared {
+		shared = append(shared, obj(byte(k)))
+	}
+	var ps []*prepared
+	var ms []*Measurement
+	for k := range 3 {
+		ps = append(ps, &prepared{s: &Snippet{Name: fmt.Sprint("s", k)}, copies: 4, instrs: 1,
+			objs:  []*jit.Object{obj(0x10 + byte(k)), obj(0x20 + byte(k))},
+			roles: []role{{name: "snip-n", mult: 1}, {name: "snip-2n", mult: 1}}})
+		ms = append(ms, &Measurement{Snippet: ps[k].s})
+	}
+	o := Options{Reps: 11, Calls: 3, TargetTicks: 1000}
+	g := newGroupRun(ps, ms, shared)
+	e.layOut(g, o)
+	// The first job's counts: shared groups 0-2, snippet k's group 3+k.
+	for f := range g.l.job.Funcs {
+		g.l.job.Funcs[f].FixedCount = uint64(100 + g.l.job.Funcs[f].Group)
+	}
+	for k := range g.reps {
+		g.reps[k] = make([]perf.Timing, k+1) // told apart by length
+	}
+	g.attempt = 1
+	done := g.split([]bool{true, false, true})
+	if !done.final || len(done.ps) != 2 || done.ps[0] != ps[0] || done.ps[1] != ps[2] || len(done.reps[1]) != 3 {
+		t.Fatalf("the converged part holds %d snippets (final %v), want s0 and s2 with their repetitions", len(done.ps), done.final)
+	}
+	if len(g.ps) != 1 || g.ps[0] != ps[1] || g.ms[0] != ms[1] || len(g.reps[0]) != 2 || g.l != nil {
+		t.Fatalf("the part that runs again holds %d snippets, want s1 alone and a job to build", len(g.ps))
+	}
+	e.layOut(g, o)
+	// s1 is snippet 0 of the new job, group 3, and keeps its group-4 count.
+	for _, f := range g.l.job.Funcs {
+		want := uint64(100 + f.Group)
+		if f.Group == 3 {
+			want = 104
+		}
+		if f.FixedCount != want {
+			t.Errorf("function of group %d: count %d, want %d", f.Group, f.FixedCount, want)
+		}
+	}
+	if n := len(g.l.job.Funcs); n != nShared+2 {
+		t.Errorf("rebuilt job has %d functions, want %d", n, nShared+2)
+	}
+}
+
+// The final part a split returns is finished at once, never run again;
+// the rest waits for its retry as before.
+func TestFinalGroupsFinishAtOnce(t *testing.T) {
+	e := &Engine{}
+	o := Options{MaxRetries: 4, RetryBackoff: time.Millisecond}
+	g := &groupRun{}
+	part := &groupRun{final: true}
+	runs := map[*groupRun]int{}
+	attempt := func(x *groupRun) (bool, []*groupRun) {
+		runs[x]++
+		x.attempt++
+		if x.attempt == 1 {
+			return true, []*groupRun{part}
+		}
+		return false, nil
+	}
+	var finished []*groupRun
+	e.runGroups([]*groupRun{g}, o, attempt, func(x *groupRun) { finished = append(finished, x) })
+	if runs[part] != 0 || runs[g] != 2 {
+		t.Errorf("the final part ran %d jobs, the group %d; want 0 and 2", runs[part], runs[g])
+	}
+	if len(finished) != 2 || finished[0] != part || finished[1] != g {
+		t.Errorf("finished %d groups, want the final part, then the group", len(finished))
 	}
 }

@@ -49,7 +49,7 @@ func runPorts(eng *measure.Engine, o Options, forms []*isa.Form, mt *measuredTim
 		}
 		need = append(need, b)
 	}
-	res := measureBenches(eng, o, need, nil)
+	res := measureBenches(eng, o, need, nil, nil)
 	sum.noteNoisy(need, res, nil)
 	mt.note(res)
 	if err := w.append(res); err != nil {
@@ -59,12 +59,14 @@ func runPorts(eng *measure.Engine, o Options, forms []*isa.Form, mt *measuredTim
 	sum.Benchmarks += len(res)
 
 	times := mt.forMixes()
-	var batch []*gen.Bench
-	flush := func() error {
-		err := measureAndAppend(eng, o, batch, w, sum)
-		batch = batch[:0]
-		return err
+	// The batches are drawn up first, so that each is assembled while the
+	// one before waits out its retries (warmer).
+	type mixes struct {
+		benches []*gen.Bench
+		upto    int // forms done after this batch
 	}
+	var batches []mixes
+	var batch []*gen.Bench
 	for i, f := range forms {
 		tf, ok := tp[f.Name()]
 		if !ok || gen.Unmeasurable(f) != "" {
@@ -86,19 +88,27 @@ func runPorts(eng *measure.Engine, o Options, forms []*isa.Form, mt *measuredTim
 			batch = append(batch, mb)
 		}
 		if len(batch) >= mixBatch || i == len(forms)-1 {
-			if err := flush(); err != nil {
-				return err
-			}
-			if o.Progress != nil {
-				o.Progress(i+1, len(forms), "ports: "+f.Name())
-			}
-			if o.stopped() {
-				return ErrStopped
-			}
+			batches = append(batches, mixes{batch, i + 1})
+			batch = nil
 		}
 	}
 	if len(batch) > 0 {
-		return flush()
+		batches = append(batches, mixes{batch, len(forms)})
+	}
+	for k, b := range batches {
+		var next []*gen.Bench
+		if k+1 < len(batches) {
+			next = batches[k+1].benches
+		}
+		if err := measureAndAppend(eng, o, b.benches, next, w, sum); err != nil {
+			return err
+		}
+		if o.Progress != nil {
+			o.Progress(b.upto, len(forms), "ports: "+forms[b.upto-1].Name())
+		}
+		if o.stopped() {
+			return ErrStopped
+		}
 	}
 	return nil
 }
@@ -203,9 +213,11 @@ func ProbeVariant(f, p *isa.Form) *isa.Form {
 const mixBatch = 256
 
 // measureAndAppend measures a batch of benchmarks, counts them and their
-// errors in sum, and appends the results to the sweep's file.
-func measureAndAppend(eng *measure.Engine, o Options, batch []*gen.Bench, w *appender, sum *Summary) error {
-	res := measureBenches(eng, o, batch, nil)
+// errors in sum, and appends the results to the sweep's file. next is the
+// batch to measure after it (assembled meanwhile where the engine waits;
+// nil: none).
+func measureAndAppend(eng *measure.Engine, o Options, batch, next []*gen.Bench, w *appender, sum *Summary) error {
+	res := measureBenches(eng, o, batch, nil, newWarmer(eng, o, next))
 	sum.noteNoisy(batch, res, nil)
 	for _, r := range res {
 		if r.Error != "" {

@@ -53,7 +53,7 @@ func TestFMAConflictsWithMulNotAdd(t *testing.T) {
 			}
 			benches = append(benches, b)
 		}
-		res := measureBenches(e, options(h), benches, nil)
+		res := measureBenches(e, options(h), benches, nil, nil)
 		tp := map[string]float64{}
 		for _, r := range res[:3] {
 			if r.Error != "" {

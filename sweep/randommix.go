@@ -161,7 +161,8 @@ func runRandomMixes(eng *measure.Engine, o Options, forms []*isa.Form, mt *measu
 	}
 	for start := 0; start < len(todo); start += mixBatch {
 		batch := todo[start:min(start+mixBatch, len(todo))]
-		if err := measureAndAppend(eng, o, batch, w, sum); err != nil {
+		next := todo[min(start+mixBatch, len(todo)):min(start+2*mixBatch, len(todo))]
+		if err := measureAndAppend(eng, o, batch, next, w, sum); err != nil {
 			return err
 		}
 		if o.Progress != nil {

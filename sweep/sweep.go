@@ -349,20 +349,12 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 	}
 	w := &appender{path: o.Out}
 
-	// Helper round trips first: latency chains across register classes
-	// subtract half of them.
-	helpers, err := measureHelpers(eng, o, prior, w, sum)
-	if err != nil {
-		return nil, err
-	}
-	times := newMeasuredTimes() // for ports mode and mixes
-	times.note(prior)
-
 	total := len(forms)
-	for lo := 0; lo < len(forms); lo += o.BatchForms {
+	// A batch is generated one ahead of its measurement, so that the
+	// engine can assemble it while it waits out the previous batch's
+	// retries (warmer).
+	build := func(lo int) (batch []*gen.Bench, out []*results.Benchmark) {
 		hi := min(lo+o.BatchForms, len(forms))
-		var batch []*gen.Bench
-		var out []*results.Benchmark
 		for _, f := range forms[lo:hi] {
 			if why := gen.Unmeasurable(f); why != "" {
 				id := measure.ContentID("unmeasurable|"+f.Name(), "", nil)
@@ -396,7 +388,42 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 				batch = append(batch, b)
 			}
 		}
-		res := measureBenches(eng, o, batch, helpers)
+		return batch, out
+	}
+	var batch []*gen.Bench
+	var out []*results.Benchmark
+	if len(forms) > 0 {
+		batch, out = build(0)
+	}
+	// The helper round trips (latency chains across register classes
+	// subtract half of them) are measured in the first batch's schedule,
+	// and its results converted once they are known.
+	helpers, helperTodo := priorHelpers(o, prior, sum)
+	if len(forms) == 0 {
+		if err := measureHelpers(eng, o, helperTodo, nil, helpers, w, sum); err != nil {
+			return nil, err
+		}
+	}
+	times := newMeasuredTimes() // for ports mode and mixes
+	times.note(prior)
+	for lo := 0; lo < len(forms); lo += o.BatchForms {
+		hi := min(lo+o.BatchForms, len(forms))
+		var nextBatch []*gen.Bench
+		var nextOut []*results.Benchmark
+		if hi < len(forms) {
+			nextBatch, nextOut = build(hi)
+		}
+		var pre []*gen.Bench
+		if lo == 0 {
+			pre = helperTodo
+		}
+		ms := measureRaw(eng, o, append(slices.Clip(pre), batch...), newWarmer(eng, o, nextBatch))
+		if lo == 0 {
+			if err := measureHelpers(eng, o, helperTodo, ms[:len(pre)], helpers, w, sum); err != nil {
+				return nil, err
+			}
+		}
+		res := convert(o, batch, ms[len(pre):], helpers)
 		sum.noteNoisy(batch, res, helpers)
 		for _, r := range res {
 			if r.Error != "" {
@@ -418,6 +445,7 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 		if o.stopped() {
 			return nil, ErrStopped
 		}
+		batch, out = nextBatch, nextOut
 	}
 	if o.Ports {
 		if err := runPorts(eng, o, forms, times, done, w, sum); err != nil {
@@ -480,7 +508,7 @@ func remeasureNoisy(eng *measure.Engine, o Options, prior []*results.Benchmark, 
 			}
 			for lo := 0; lo < len(batch); lo += noisyChunk {
 				chunk := batch[lo:min(lo+noisyChunk, len(batch))]
-				res := measureBenches(eng, o, chunk, helpers)
+				res := measureBenches(eng, o, chunk, helpers, nil)
 				sum.noteNoisy(chunk, res, helpers)
 				annotateProperties(append(slices.Clip(prior), sum.Results...), res)
 				sum.Remeasured += len(res)
@@ -534,14 +562,16 @@ func genError(f *isa.Form, err error, o Options) *results.Benchmark {
 	return b
 }
 
-// measureBenches measures generated benchmarks and converts them to results,
-// subtracting helper latencies.
-func measureBenches(eng *measure.Engine, o Options, benches []*gen.Bench, helpers map[string]float64) []*results.Benchmark {
-	if len(benches) == 0 {
-		return nil
-	}
-	// One MeasureAll per set of options: the mode, and the passes vector
-	// load-op throughputs get (LoadOpPasses).
+// call is one set of a batch's snippets that share their options (the
+// mode, and the passes vector throughputs get): one measure.Call.
+type call struct {
+	idx   []int // into the batch's benchmarks
+	snips []*measure.Snippet
+	opts  measure.Options
+}
+
+// calls splits a batch's benchmarks into engine calls, latency first.
+func calls(o Options, benches []*gen.Bench) []call {
 	type options struct {
 		mode   string
 		passes int
@@ -562,27 +592,115 @@ func measureBenches(eng *measure.Engine, o Options, benches []*gen.Bench, helper
 	keys := slices.SortedFunc(maps.Keys(groups), func(a, b options) int {
 		return cmp.Or(cmp.Compare(b.mode, a.mode), cmp.Compare(a.passes, b.passes))
 	})
-	ms := make([]*measure.Measurement, len(benches))
+	var out []call
 	for _, key := range keys {
-		idx := groups[key]
-		sub := make([]*measure.Snippet, len(idx))
-		for k, i := range idx {
-			sub[k] = benches[i].Snippet
-		}
-		mo := o.Measure
-		mo.Mode, mo.Passes = key.mode, key.passes
+		c := call{idx: groups[key], opts: o.Measure}
+		c.opts.Mode, c.opts.Passes = key.mode, key.passes
 		if key.passes > 1 {
-			mo.MaxPasses = o.MaxPasses
+			c.opts.MaxPasses = o.MaxPasses
 		}
-		for k, m := range eng.MeasureAll(sub, mo, nil) {
-			ms[idx[k]] = m
+		for _, i := range c.idx {
+			c.snips = append(c.snips, benches[i].Snippet)
 		}
+		out = append(out, c)
 	}
+	return out
+}
+
+// measureBenches measures generated benchmarks and converts them to results,
+// subtracting helper latencies. next, when given, is the batch to measure
+// after this one: it is assembled while the engine waits out retries'
+// back-offs (measure.Options.Idle).
+func measureBenches(eng *measure.Engine, o Options, benches []*gen.Bench, helpers map[string]float64, next *warmer) []*results.Benchmark {
+	return convert(o, benches, measureRaw(eng, o, benches, next), helpers)
+}
+
+// convert turns measurements of benchmarks into results, subtracting
+// helper latencies.
+func convert(o Options, benches []*gen.Bench, ms []*measure.Measurement, helpers map[string]float64) []*results.Benchmark {
 	var out []*results.Benchmark
 	for i, b := range benches {
 		out = append(out, toResult(b, ms[i], o, helpers))
 	}
 	return out
+}
+
+// measureRaw measures generated benchmarks in one schedule (see
+// measureBenches).
+func measureRaw(eng *measure.Engine, o Options, benches []*gen.Bench, next *warmer) []*measure.Measurement {
+	if len(benches) == 0 {
+		return nil
+	}
+	ms := make([]*measure.Measurement, len(benches))
+	cs := calls(o, benches)
+	mcs := make([]measure.Call, len(cs))
+	for k, c := range cs {
+		mcs[k] = measure.Call{Snippets: c.snips, Opts: c.opts}
+	}
+	if next != nil {
+		mcs[0].Opts.Idle = next.idle
+	}
+	// One schedule for the batch: a retry of one call waits behind the
+	// others' work, not alone at the end of each.
+	for k, res := range eng.MeasureCalls(mcs, nil) {
+		for j, m := range res {
+			ms[cs[k].idx[j]] = m
+		}
+	}
+	return ms
+}
+
+// A warmer assembles as many snippets at a time as fit in the wait left,
+// at the cost per snippet its earlier chunks took: fewer runs of GNU as
+// (a few milliseconds each to start) where waits are long, little overrun
+// where they are short. At least warmMin, at most warmMax a run.
+const (
+	warmMin = 4
+	warmMax = 64
+)
+
+// warmer assembles a batch ahead of its measurement, a chunk at a time, in
+// the engine's idle moments (Engine.Warm): on a noisy host a sweep spends
+// about as long waiting out retries' back-offs as assembling, and GNU as
+// must not run beside a measurement (the second CPU may be the measuring
+// one's SMT sibling).
+type warmer struct {
+	eng   *measure.Engine
+	calls []call
+	c, k  int           // the next snippet: calls[c].snips[k]
+	cost  time.Duration // per snippet, from the chunks so far (0: none yet)
+}
+
+func newWarmer(eng *measure.Engine, o Options, benches []*gen.Bench) *warmer {
+	if len(benches) == 0 {
+		return nil
+	}
+	return &warmer{eng: eng, calls: calls(o, benches)}
+}
+
+// idle assembles chunks until the time given or the end of the batch.
+func (w *warmer) idle(until time.Time) {
+	for w.c < len(w.calls) {
+		left := time.Until(until)
+		if left <= 0 {
+			return
+		}
+		n := warmMin
+		if w.cost > 0 {
+			n = min(max(int(left/w.cost), warmMin), warmMax)
+		}
+		c := w.calls[w.c]
+		hi := min(w.k+n, len(c.snips))
+		opts := c.opts
+		opts.Idle = nil
+		start := time.Now()
+		w.eng.Warm(c.snips[w.k:hi], opts)
+		w.cost = time.Since(start) / time.Duration(hi-w.k)
+		w.k = hi
+		if w.k == len(c.snips) {
+			w.c, w.k = w.c+1, 0
+		}
+	}
 }
 
 // isVector reports whether a form has a vector, mask or MMX register
@@ -651,9 +769,9 @@ func toResult(b *gen.Bench, m *measure.Measurement, o Options, helpers map[strin
 
 func round(v float64) float64 { return math.Round(v*1e5) / 1e5 }
 
-// measureHelpers measures the cross-class helper round trips the host can
-// run (or takes them from a resumed file).
-func measureHelpers(eng *measure.Engine, o Options, prior []*results.Benchmark, w *appender, sum *Summary) (map[string]float64, error) {
+// priorHelpers returns the cross-class helper round trips a resumed file
+// holds, and the helper benchmarks still to measure on this host.
+func priorHelpers(o Options, prior []*results.Benchmark, sum *Summary) (map[string]float64, []*gen.Bench) {
 	out := map[string]float64{}
 	if !o.Latency {
 		return out, nil
@@ -680,17 +798,27 @@ func measureHelpers(eng *measure.Engine, o Options, prior []*results.Benchmark, 
 		}
 		todo = append(todo, hb[k])
 	}
-	res := measureBenches(eng, o, todo, nil)
+	return out, todo
+}
+
+// measureHelpers records the helper round trips (todo) into helpers and
+// the sweep's file: from their measurements ms, or measured now when ms is
+// nil.
+func measureHelpers(eng *measure.Engine, o Options, todo []*gen.Bench, ms []*measure.Measurement, helpers map[string]float64, w *appender, sum *Summary) error {
+	if ms == nil {
+		ms = measureRaw(eng, o, todo, nil)
+	}
+	res := convert(o, todo, ms, nil)
 	for _, r := range res {
 		if r.Error == "" {
-			out[r.Portlab.Operands] = r.Portlab.Median
+			helpers[r.Portlab.Operands] = r.Portlab.Median
 		}
 	}
 	if err := w.append(res); err != nil {
-		return nil, err
+		return err
 	}
 	sum.Results = append(sum.Results, res...)
-	return out, nil
+	return nil
 }
 
 // annotateProperties derives idiom and move-elimination properties from the
