@@ -101,9 +101,6 @@ func contains(xs []int, x int) bool {
 
 func latencyBench(f *isa.Form, pair, info string, lines []string, instances int) *Bench {
 	s := newSnippet(f, "latency "+pair, info, lines, instances)
-	// Chains through memory (store forwarding, loads) share the load and
-	// store ports and buffers with a sibling: only register chains count.
-	s.Chain = !strings.Contains(pair, "mem")
 	return &Bench{Form: f, Kind: KindLatency, Operands: pair, Snippet: s, Mode: "latency"}
 }
 
@@ -420,7 +417,6 @@ func HelperBenches() map[string]*Bench {
 	mk := func(key, a, b, info string) *Bench {
 		s := newSnippet(&isa.Form{Mnemonic: key}, "helper", info, []string{a, b}, 1)
 		s.Name = "helper " + key
-		s.Chain = true
 		return &Bench{Kind: KindHelperRoundTrip, Operands: key, Snippet: s, Mode: "latency"}
 	}
 	return map[string]*Bench{

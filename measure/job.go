@@ -864,23 +864,6 @@ func (e *Engine) converged(est perf.Estimate, p *prepared, o Options) bool {
 	return est.Converged(o.RelTol, o.AbsTol*float64(p.instrs)) && est.CanaryClear(e.tpRef.Value())
 }
 
-// settled is converged for a snippet whose jobs are over: a register
-// chain (Snippet.Chain) timed in latency mode at perf.ChainBound cycles an
-// instruction or more counts as converged without the throughput canary
-// (perf.Estimate.SiblingProof). The jobs still look for a moment with the
-// canary clear first: such chains read 2 % of the time more than 1 % off
-// without it, 0.5 % with it.
-func (e *Engine) settled(est perf.Estimate, p *prepared, o Options) bool {
-	return e.converged(est, p, o) || siblingProof(est, p, o) && est.Converged(o.RelTol, o.AbsTol*float64(p.instrs))
-}
-
-// siblingProof reports whether a busy SMT sibling can hardly have slowed
-// a snippet: a register dependency chain (Snippet.Chain) timed in latency
-// mode at perf.ChainBound cycles an instruction or more.
-func siblingProof(est perf.Estimate, p *prepared, o Options) bool {
-	return p.s.Chain && o.Mode == "latency" && est.SiblingProof(p.instrs)
-}
-
 // complete turns a finished group's repetitions into its measurements.
 func (e *Engine) complete(g *groupRun, o Options) {
 	for k, p := range g.ps {
@@ -895,7 +878,7 @@ func (e *Engine) complete(g *groupRun, o Options) {
 		m.PerSnippet = perf.Stats{Median: est.Value, Min: est.Values.Min, Max: est.Values.Max, N: est.Reps}
 		m.PerInstr = m.PerSnippet.Scale(1 / float64(p.instrs))
 		m.Uncertainty = est.Uncertainty / float64(p.instrs)
-		m.Converged = e.settled(est, p, o)
+		m.Converged = e.converged(est, p, o)
 		m.Canaries = perf.Canaries{Latency: est.LatCanary, Throughput: est.TpCanary}
 		m.Reps, m.Clean = est.Reps, est.Reps-est.Disturbed
 		m.Clock.CyclesPerTick = est.CyclesPerTick
@@ -914,7 +897,7 @@ func notConverged(est perf.Estimate, p *prepared, o Options, ref float64) string
 	per := float64(p.instrs)
 	msg := fmt.Sprintf("not converged after %d repetitions: %.4f ± %.4f cycles per instruction (wanted ± %.4f; %.0f%% of repetitions disturbed, throughput canary %+.1f%% in the typical one)",
 		est.Reps, est.Value/per, est.Uncertainty/per, math.Max(o.RelTol*math.Abs(est.Value), o.AbsTol*per)/per, 100*est.DisturbedShare(), 100*est.Sibling)
-	if !siblingProof(est, p, o) && !est.CanaryClear(ref) {
+	if !est.CanaryClear(ref) {
 		msg += fmt.Sprintf("; the throughput canary never ran faster than %.3f, %.0f%% above its %.3f in this run's quiet moments: a busy SMT sibling throughout", est.TpCanary, 100*(est.TpCanary/ref-1), ref)
 	}
 	if d := math.Abs(est.LatCanary/perf.LatCanaryExpected - 1); d > 0.01 {

@@ -79,7 +79,6 @@ func (e *Engine) NoiseCheck(d time.Duration, progress func(round int, elapsed ti
 		if err != nil {
 			return nil, fmt.Errorf("noise check: %s: %v", c.Name, err)
 		}
-		s.Chain = c.Mode == "latency" // one register chain each
 		k := 0
 		if c.Mode != "latency" {
 			k = 1

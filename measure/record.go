@@ -38,8 +38,7 @@ func (r *Recorder) record(m *Measurement, tpRef float64) {
 	}
 	rec := &perf.Recording{Name: m.Snippet.Name, Host: r.Host, Microarch: r.Microarch, Note: r.Note,
 		Date: time.Now().UTC().Format(time.RFC3339), Instructions: m.Instructions, Layout: m.Layout,
-		Timings: m.Timings, Estimate: m.PerInstr.Median, Known: r.Known[m.Snippet.Name], TpReference: tpRef,
-		Chain: m.Snippet.Chain && m.Mode == "latency"}
+		Timings: m.Timings, Estimate: m.PerInstr.Median, Known: r.Known[m.Snippet.Name], TpReference: tpRef}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.Err != nil {

@@ -87,61 +87,6 @@ func TestIdleGetsTheWaitBeforeARetry(t *testing.T) {
 	}
 }
 
-// A register chain timed in latency mode at a cycle an instruction or more
-// settles without the throughput canary once its jobs are over (a busy SMT
-// sibling hardly slows it), though its jobs still ask for the canary; a
-// stream, an unmarked snippet, or a chain under perf.ChainBound needs the
-// canary within perf.SiblingSlack of the run's reference throughout.
-func TestChainsSettleWithoutTheThroughputCanary(t *testing.T) {
-	e := &Engine{}
-	quiet := perf.Estimate{Reps: 11, TpCanary: 0.200, LatCanary: 3}
-	e.tpRef.Note(quiet)
-	e.tpRef.Note(quiet)
-	if ref := e.tpRef.Value(); ref != 0.200 {
-		t.Fatalf("reference %v, want 0.200", ref)
-	}
-	busy := func(perInstr float64, instrs int) perf.Estimate {
-		// Sure of its value, but the canary 40 % slow throughout.
-		v := perInstr * float64(instrs)
-		return perf.Estimate{Value: v, Uncertainty: v / 1000, Reps: 33, TpCanary: 0.280, LatCanary: 3}
-	}
-	chain := &prepared{s: &Snippet{Chain: true}, instrs: 2}
-	plain := &prepared{s: &Snippet{}, instrs: 2}
-	for _, c := range []struct {
-		name string
-		p    *prepared
-		mode string
-		per  float64
-		want bool
-	}{
-		{"chain at 3 cycles", chain, "latency", 3, true},
-		{"chain at 1 cycle", chain, "latency", 1, true},
-		{"chain of eliminated moves at 0.17", chain, "latency", 0.17, false},
-		{"chain timed as a stream", chain, "inverse_throughput", 3, false},
-		{"snippet not marked a chain", plain, "latency", 3, false},
-	} {
-		o := Options{Mode: c.mode, RelTol: 0.005, AbsTol: 0.002}
-		est := busy(c.per, 2)
-		if e.converged(est, c.p, o) {
-			t.Errorf("%s, throughput canary 40 %% slow: converged while its jobs run", c.name)
-		}
-		if got := e.settled(est, c.p, o); got != c.want {
-			t.Errorf("%s, throughput canary 40 %% slow: settled %v, want %v", c.name, got, c.want)
-		}
-		unsure := est
-		unsure.Uncertainty = est.Value / 50
-		if e.settled(unsure, c.p, o) {
-			t.Errorf("%s: settled with a 2 %% uncertainty", c.name)
-		}
-	}
-	// With the canary clear every sure estimate converges.
-	clear := busy(0.5, 2)
-	clear.TpCanary = 0.201
-	if !e.converged(clear, plain, Options{Mode: "inverse_throughput", RelTol: 0.005, AbsTol: 0.002}) {
-		t.Error("a sure estimate with its canary clear did not converge")
-	}
-}
-
 // A group that runs again without the snippets that converged: they come
 // back as a final group with their repetitions, and the rest get a job of
 // their own that keeps the first job's loop counts.

@@ -52,14 +52,6 @@ type Snippet struct {
 	// Instructions is the number of instructions in one copy of the snippet;
 	// 0 = count them from the assembled code.
 	Instructions int
-	// Chain says the snippet is one dependency chain through registers,
-	// each instruction waiting for the one before (the generator's
-	// register latency chains and round trips). A busy SMT sibling takes
-	// issue slots and ports, which throughput-bound code needs and such a
-	// chain, at a cycle or more an instruction, mostly does not: where its
-	// jobs never saw the throughput canary clear, its estimate still
-	// counts as converged (Engine.settled).
-	Chain bool
 }
 
 // MemDef is an LLVM-EXEGESIS-MEM-DEF: size bytes filled with Value repeated.

@@ -349,26 +349,3 @@ const SiblingSlack = 0.03
 func (e Estimate) CanaryClear(ref float64) bool {
 	return ref <= 0 || e.TpCanary <= ref*(1+SiblingSlack)
 }
-
-// ChainBound is the least latency, in cycles an instruction, at which a
-// register dependency chain's estimate needs no throughput canary
-// (SiblingProof).
-const ChainBound = 0.9
-
-// SiblingProof reports whether an estimate of a register dependency chain
-// (each instruction waiting for the one before; instrs instructions a
-// snippet copy) is slow enough that a busy SMT sibling can hardly have
-// slowed it: at ChainBound cycles an instruction or more, the chain issues
-// one instruction when the one before completes and leaves most of the
-// issue slots and ports a sibling takes idle. The engine lets such a chain
-// converge without CanaryClear once its jobs are over (measure's
-// Engine.settled). On the Emerald Rapids guest with its neighbour busy,
-// 97.9 % of 4,851 register chains that converged that way read within 1 %
-// of the same benchmark measured with the canary clear in another sweep
-// (99.5 % of 9,008 that had it clear themselves); chains through memory
-// only 69 % (they share the load and store ports), and chains under a
-// cycle an instruction (eliminated moves, 0.17) 4 % slow: those keep the
-// canary's check (docs/method.md, "Converged").
-func (e Estimate) SiblingProof(instrs int) bool {
-	return instrs > 0 && e.Value/float64(instrs) >= ChainBound
-}

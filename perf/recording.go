@@ -32,18 +32,6 @@ type Recording struct {
 	// yet, or a recording from before it was kept): a converged estimate
 	// also needs Estimate.CanaryClear(TpReference).
 	TpReference float64 `json:"tp_reference,omitempty"`
-	// Chain says the benchmark is a register dependency chain timed in
-	// latency mode: its final estimate converges without CanaryClear where
-	// Estimate.SiblingProof holds.
-	Chain bool `json:"chain,omitempty"`
-}
-
-// Converged applies the engine's rule for a benchmark whose jobs are over
-// (recordings are written then): the uncertainty within 0.5 % of the value
-// or 0.002 cycles an instruction, and the throughput canary clear of the
-// run's reference unless the chain is sibling-proof.
-func (r *Recording) Converged(e Estimate) bool {
-	return e.Converged(0.005, 0.002*float64(r.Instructions)) && (r.Chain && e.SiblingProof(r.Instructions) || e.CanaryClear(r.TpReference))
 }
 
 // WriteRecording appends r to w as one JSON line.

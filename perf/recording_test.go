@@ -13,9 +13,8 @@ import (
 // of benchmarks a noisy host disturbed (testdata/noise, written by
 // `portlab noise --record`), each with the value a quiet host measures.
 // The floors estimator must land within 1 % of it on every recording
-// whose estimate converged (the engine's rule, Recording.Converged:
-// uncertainty within 0.5 %, and the throughput canary within 3 % of the
-// run's reference unless a latency chain is sibling-proof), and say
+// whose estimate converged (the engine's rule: uncertainty within 0.5 %,
+// and the throughput canary within 3 % of the run's reference), and say
 // it did not converge where it is further off; the others are reported beside it (go test -run
 // Recordings -v).
 func TestRecordingsFromNoisyHosts(t *testing.T) {
@@ -48,7 +47,7 @@ func TestRecordingsFromNoisyHosts(t *testing.T) {
 					continue
 				}
 				est := r.Layout.Estimate(r.Timings)
-				conv := r.Converged(est)
+				conv := est.Converged(0.005, 0.002*float64(r.Instructions)) && est.CanaryClear(r.TpReference)
 				if conv && math.Abs(v/r.Known-1) > 0.01 {
 					t.Errorf("%s:%d %s: floors read %.4f and call it converged, known %.4f", f, i+1, r.Name, v, r.Known)
 				}
