@@ -400,7 +400,7 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 	// and its results converted once they are known.
 	helpers, helperTodo := priorHelpers(o, prior, sum)
 	if len(forms) == 0 {
-		if err := measureHelpers(eng, o, helperTodo, nil, helpers, w, sum); err != nil {
+		if err := recordHelpers(o, helperTodo, measureRaw(eng, o, helperTodo, nil), helpers, w, sum); err != nil {
 			return nil, err
 		}
 	}
@@ -419,7 +419,7 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 		}
 		ms := measureRaw(eng, o, append(slices.Clip(pre), batch...), newWarmer(eng, o, nextBatch))
 		if lo == 0 {
-			if err := measureHelpers(eng, o, helperTodo, ms[:len(pre)], helpers, w, sum); err != nil {
+			if err := recordHelpers(o, helperTodo, ms[:len(pre)], helpers, w, sum); err != nil {
 				return nil, err
 			}
 		}
@@ -801,13 +801,9 @@ func priorHelpers(o Options, prior []*results.Benchmark, sum *Summary) (map[stri
 	return out, todo
 }
 
-// measureHelpers records the helper round trips (todo) into helpers and
-// the sweep's file: from their measurements ms, or measured now when ms is
-// nil.
-func measureHelpers(eng *measure.Engine, o Options, todo []*gen.Bench, ms []*measure.Measurement, helpers map[string]float64, w *appender, sum *Summary) error {
-	if ms == nil {
-		ms = measureRaw(eng, o, todo, nil)
-	}
+// recordHelpers records the helper round trips (todo, measured as ms)
+// into helpers and the sweep's file.
+func recordHelpers(o Options, todo []*gen.Bench, ms []*measure.Measurement, helpers map[string]float64, w *appender, sum *Summary) error {
 	res := convert(o, todo, ms, nil)
 	for _, r := range res {
 		if r.Error == "" {
