@@ -317,3 +317,22 @@ func TestMeasuredTimesChainLatency(t *testing.T) {
 		}
 	}
 }
+
+// Of a benchmark measured more than once (a second chance, a resumed
+// sweep's re-measurement) the first measurement sizes mixes, so that a
+// resumed sweep draws the mixes the interrupted one drew.
+func TestMeasuredTimesKeepTheFirstMeasurement(t *testing.T) {
+	tp := func(id string, v float64) *results.Benchmark {
+		return &results.Benchmark{Portlab: &results.Extra{ID: id, Form: "imul r64, r64", Kind: gen.KindThroughput, Median: v}}
+	}
+	times := newMeasuredTimes()
+	times.note([]*results.Benchmark{tp("a", 1.08)})
+	times.note([]*results.Benchmark{tp("a", 1.00)}) // the same benchmark again
+	if got := times.tp["imul r64, r64"]; got != 1.08 {
+		t.Errorf("throughput %v after a second measurement, want the first, 1.08", got)
+	}
+	times.note([]*results.Benchmark{tp("b", 1.00)}) // another benchmark of the form
+	if got := times.tp["imul r64, r64"]; got != 1.00 {
+		t.Errorf("throughput %v after another benchmark, want 1.00", got)
+	}
+}

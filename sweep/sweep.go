@@ -258,10 +258,11 @@ type measuredTimes struct {
 	tp, lat map[string]float64
 	ownPair map[string]bool    // lat holds the destination's own pair
 	memLat  map[string]float64 // a read-modify-write form's chain through memory (mem->mem)
+	seen    map[string]bool    // benchmark IDs noted
 }
 
 func newMeasuredTimes() *measuredTimes {
-	return &measuredTimes{tp: map[string]float64{}, lat: map[string]float64{}, ownPair: map[string]bool{}, memLat: map[string]float64{}}
+	return &measuredTimes{tp: map[string]float64{}, lat: map[string]float64{}, ownPair: map[string]bool{}, memLat: map[string]float64{}, seen: map[string]bool{}}
 }
 
 // forMixes returns the times gen.MixNTimed sizes mixes by (nil before
@@ -280,12 +281,22 @@ func (t *measuredTimes) forMixes() gen.FormTimes {
 // note takes the throughputs and latencies of results. A form's chain
 // latency is its destination's own pair (0->0), else its shortest pair:
 // not a memory operand's, which holds the load (8 cycles for crc32 r32,
-// m16 against 3 through the register).
+// m16 against 3 through the register). Of a benchmark measured more than
+// once only the first measurement counts: a sweep draws and sizes its
+// mixes before its second chances, and a resumed sweep, reading them all
+// back, must draw the same mixes (measured again otherwise, under another
+// benchmark ID, while the ones already measured are left behind).
 func (t *measuredTimes) note(bs []*results.Benchmark) {
 	for _, b := range bs {
 		x := b.Portlab
 		if x == nil || b.Error != "" {
 			continue
+		}
+		if x.ID != "" {
+			if t.seen[x.ID] {
+				continue
+			}
+			t.seen[x.ID] = true
 		}
 		switch x.Kind {
 		case gen.KindThroughput:
@@ -326,6 +337,7 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 	sum := &Summary{Forms: len(forms)}
 	done := map[string]bool{}
 	var prior []*results.Benchmark
+	times := newMeasuredTimes() // for ports mode and mixes
 	if o.Out != "" {
 		if o.Resume {
 			var err error
@@ -333,6 +345,9 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 			if err != nil {
 				return nil, err
 			}
+			// Mixes are sized by each benchmark's first measurement, in
+			// file order (measuredTimes.note).
+			times.note(prior)
 			// Of a benchmark measured more than once (a noisy result and
 			// its re-measurement) only the cleanest counts from here on.
 			prior = results.Cleanest(prior)
@@ -404,8 +419,6 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 			return nil, err
 		}
 	}
-	times := newMeasuredTimes() // for ports mode and mixes
-	times.note(prior)
 	for lo := 0; lo < len(forms); lo += o.BatchForms {
 		hi := min(lo+o.BatchForms, len(forms))
 		var nextBatch []*gen.Bench
