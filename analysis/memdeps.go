@@ -12,10 +12,12 @@ import (
 // cores that track a stack slot like a register).
 
 // link adds what depends on the whole block to its instructions: ports
-// beside 512-bit work, stores feeding loads, where stores write (for the
+// beside 512-bit work, late forwarding from multiply-class work, stores
+// feeding loads, where stores write (for the
 // store commit), folded values read as data.
 func (b *Builder) link(k *Kernel) {
 	b.beside512(k)
+	b.lateForward(k)
 	b.forwardMemory(k)
 	b.storeLines(k)
 	if !b.builtinIdioms {

@@ -114,6 +114,11 @@ func newPoint(file string, doc int, b *results.Benchmark) *Point {
 		// throughput, which a model entry holds.
 		p.Opcode = "store commit: " + x.Operands
 		p.Aux = true
+	case x != nil && x.Kind == modeldb.LateForwardKind:
+		// A late-forwarding chain: vpaddd beside vpmaddwd, not the
+		// form's own latency.
+		p.Opcode = x.Form + " (late forwarding, " + x.Operands + ")"
+		p.Aux = true
 	case x != nil && x.Kind == modeldb.Latency512Kind:
 		// A latency beside 512-bit work: the entry's own latency is
 		// another number.

@@ -521,6 +521,7 @@ func Generate(f *isa.Form) ([]*Bench, error) {
 	out = append(out, Idioms(f)...)
 	out = append(out, AddressShapeBenches(f)...)
 	out = append(out, StoreCommitBenches(f)...)
+	out = append(out, LateForwardBenches(f)...)
 	return out, nil
 }
 

@@ -402,6 +402,7 @@ func (m *Model) Clone() *Model {
 		c.Provenance = &p
 	}
 	c.LoadLatency = copyMap(m.LoadLatency)
+	c.LateForwarding = copyMap(m.LateForwarding)
 	c.Schedulers = copyMap(m.Schedulers)
 	c.RegisterFiles = copyMap(m.RegisterFiles)
 	c.LoadThroughput = cloneRules(m.LoadThroughput)

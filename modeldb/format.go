@@ -592,6 +592,14 @@ func (p *parser) model(root *yaml.Node) *yaml.Node {
 			m.StoreToLoadForwardLatency = p.num(v, k)
 		case "store_commit":
 			m.StoreCommit = p.storeCommit(v, k)
+		case "late_forwarding":
+			if lf := p.intMap(v, k); lf != nil {
+				if err := validateLateForwarding(lf); err != nil {
+					p.errorf(v, "%v", err)
+				} else {
+					m.LateForwarding = lf
+				}
+			}
 		case "hidden_loads":
 			m.HiddenLoads = p.boolean(v, k)
 		case "micro_fusion":
@@ -1090,6 +1098,9 @@ func (m *Model) MarshalWith(opt MarshalOptions) ([]byte, error) {
 	}
 	if sc := m.StoreCommit; sc != nil {
 		add("store_commit", intMapNode(map[string]int{"lines_per_cycle": sc.LinesPerCycle, "stores_per_line": sc.StoresPerLine}))
+	}
+	if len(m.LateForwarding) > 0 {
+		add("late_forwarding", intMapNode(m.LateForwarding))
 	}
 	if m.MicroFusion {
 		add("micro_fusion", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})

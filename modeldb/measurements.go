@@ -29,7 +29,10 @@ type Measurements struct {
 	// stores to one cache line, and every store to a line of its own; 0
 	// when not measured.
 	StoreCommitSameLine, StoreCommitLinesApart float64
-	Hosts                                      []string // CPU signatures seen, sorted
+	// LateForward holds the late-forwarding chains (LateForwardKind) by
+	// vector width; nil when not measured.
+	LateForward map[string]*LateForwardRun
+	Hosts       []string // CPU signatures seen, sorted
 	// Skipped says why results were not used (one line per reason, with a count).
 	Skipped []string
 }
@@ -173,6 +176,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 	hosts := map[string]bool{}
 	mixes := map[string]*MixMeasurement{}
 	commits := map[string][]float64{}                     // store-commit streams' cycles a store, by stream
+	lateFwd := map[string]map[string][]float64{}          // late-forwarding chains' cycles a link, by width and chain
 	addressMixes := map[string]map[AddressMix][]float64{} // by form: by mix without cycles
 	form := func(name string) *FormMeasurements {
 		fm, ok := ms.Forms[name]
@@ -320,6 +324,16 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			}
 		case StoreCommitKind:
 			commits[x.Operands] = append(commits[x.Operands], val)
+		case LateForwardKind:
+			w := vectorWidthOf(x.Form)
+			if w == "" || (x.Operands != LateForwardAlone && x.Operands != LateForwardFed) {
+				skipped[kind+" results of no vector width or chain"]++
+				break
+			}
+			if lateFwd[w] == nil {
+				lateFwd[w] = map[string][]float64{}
+			}
+			lateFwd[w][x.Operands] = append(lateFwd[w][x.Operands], val)
 		case Latency512Kind:
 			if fm.lats512 == nil {
 				fm.lats512 = map[string][]float64{}
@@ -368,6 +382,12 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		sort.Strings(fm.Props)
 	}
 	ms.StoreCommitSameLine, ms.StoreCommitLinesApart = median(commits[StoreCommitSameLine]), median(commits[StoreCommitLinesApart])
+	for w, byChain := range lateFwd {
+		if ms.LateForward == nil {
+			ms.LateForward = map[string]*LateForwardRun{}
+		}
+		ms.LateForward[w] = &LateForwardRun{Alone: median(byChain[LateForwardAlone]), Fed: median(byChain[LateForwardFed])}
+	}
 	for name, byMix := range addressMixes {
 		fm := ms.Forms[name]
 		for am, vals := range byMix {

@@ -49,6 +49,11 @@ type Model struct {
 	// StoreCommit is how retired stores are written to the cache, nil
 	// when not measured (see StoreCommit).
 	StoreCommit *StoreCommit `yaml:"store_commit,omitempty"`
+	// LateForwarding is, per vector width (xmm, ymm, zmm), the cycles a
+	// one-cycle vector instruction's result takes longer when it reads a
+	// multiply-class result directly (see LateForwardKind); nil when not
+	// measured or not seen.
+	LateForwarding map[string]int `yaml:"late_forwarding,omitempty"`
 	// MicroFusion says that a memory operand's load, and a store's
 	// address and data, dispatch fused with the operation they belong to
 	// (Intel micro-fusion, AMD macro-ops): they take no dispatch or

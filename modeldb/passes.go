@@ -67,6 +67,8 @@ var buildPasses = []buildPass{
 		"mov r64, m64 and mov m64, r64 measured", (*builder).loadStoreHeader},
 	{"store commit", "stores to different cache lines commit at most as fast as measured",
 		"stores to one line and to lines apart", (*builder).storeCommit},
+	{"late forwarding", "a one-cycle vector instruction that reads a multiply-class result directly takes the extra cycles its chain showed, per vector width",
+		"vpaddd accumulator chains alone and fed by vpmaddwd", (*builder).lateForwarding},
 	{"address ports", "each lea address shape takes the port group that predicts its mixes with probes",
 		"lea address shapes beside probe forms", (*builder).addressPorts},
 }
@@ -818,6 +820,35 @@ func (b *builder) storeCommit(r *Pass) error {
 		return nil
 	}
 	r.Evidence = "store commit not measured"
+	return nil
+}
+
+// lateForwarding sets the extra cycles of a one-cycle vector instruction
+// fed directly by a multiply-class result, per width, where the fed chain
+// ran at least half a cycle a link slower than the chain alone.
+func (b *builder) lateForwarding(r *Pass) error {
+	runs := b.ms.LateForward
+	if len(runs) == 0 {
+		if len(b.m.LateForwarding) > 0 {
+			r.Evidence = "late-forwarding chains not measured: the base's late_forwarding stays (" + lateForwardingText(b.m.LateForwarding) + ")"
+		} else {
+			r.Evidence = "late-forwarding chains not measured"
+		}
+		return nil
+	}
+	var seen []string
+	for _, w := range LateForwardWidths {
+		if x := runs[w]; x != nil {
+			seen = append(seen, fmt.Sprintf("%s %.2f cycles a link alone, %.2f fed by vpmaddwd", w, x.Alone, x.Fed))
+		}
+	}
+	r.Evidence = "vpaddd chains: " + strings.Join(seen, "; ")
+	lf := lateForwardingOf(runs)
+	b.m.LateForwarding = lf
+	if len(lf) > 0 {
+		r.Applied = true
+		r.Changes = append(r.Changes, "late_forwarding: "+lateForwardingText(lf))
+	}
 	return nil
 }
 

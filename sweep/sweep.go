@@ -396,6 +396,10 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 				if b.Kind == gen.KindLatency512 && o.Has != nil && !o.Has("avx512f") {
 					continue
 				}
+				// vpmaddwd zmm needs AVX512BW where vpaddd zmm needs only F.
+				if b.Kind == gen.KindLateForward && o.Has != nil && strings.Contains(b.Form.Name(), "zmm") && !o.Has("avx512bw") {
+					continue
+				}
 				if done[benchID(b)] {
 					sum.Skipped++
 					continue

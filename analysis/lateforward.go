@@ -1,0 +1,93 @@
+package analysis
+
+import (
+	"portlab/isa"
+	"portlab/modeldb"
+)
+
+// lateForward gives a one-cycle vector instruction that reads a result of
+// a multiply-class vector instruction (modeldb.LateForwardMinLatency
+// cycles or more of execution) directly the model's late-forwarding
+// cycles on its own results (modeldb.Model.LateForwarding), by its
+// width; beside 512-bit work the zmm delay, which is what a ymm chain
+// showed there. Only the link that reads the producer is late: an
+// instruction in between hides it.
+func (b *Builder) lateForward(k *Kernel) {
+	lf := b.Model.LateForwarding
+	if len(lf) == 0 {
+		return
+	}
+	wide := false
+	for _, x := range k.Instrs {
+		if x.Idiom == "" && modeldb.Is512BitOp(x.Form) {
+			wide = true
+			break
+		}
+	}
+	extra := make([]int, len(k.Instrs))
+	for i, x := range k.Instrs {
+		w := vectorDest(x.Form)
+		if w == "" || x.Idiom != "" || x.MayLoad || x.MayStore || x.Latency != 1 {
+			continue
+		}
+		if wide {
+			w = "zmm"
+		}
+		e := lf[w]
+		if e <= 0 {
+			continue
+		}
+		for _, r := range x.Desc.Reads {
+			if p, _, ok := k.lastWriter(r.Reg, i); ok && p != i && b.multiplyClass(k.Instrs[p]) {
+				extra[i] = e
+				break
+			}
+		}
+	}
+	for i, e := range extra {
+		if e == 0 {
+			continue
+		}
+		x := k.Instrs[i]
+		x.Latency += e
+		x.Desc.Latency += e
+		for w := range x.Desc.Writes {
+			x.Desc.Writes[w].Latency += e
+		}
+	}
+}
+
+// multiplyClass reports whether x is vector work of at least
+// modeldb.LateForwardMinLatency cycles of execution (a load-op form
+// counts its register form's latency).
+func (b *Builder) multiplyClass(x *Instr) bool {
+	if x.Idiom != "" || vectorDest(x.Form) == "" {
+		return false
+	}
+	lat := x.Latency
+	if x.MayLoad {
+		reg, _, _ := b.registerCounterpart(x.Form)
+		if reg == nil {
+			return false
+		}
+		lat = int(reg.Latency + 0.5)
+	}
+	return lat >= modeldb.LateForwardMinLatency
+}
+
+// vectorDest is the width of a form's first operand when it is a vector
+// register ("xmm", "ymm", "zmm"), else "".
+func vectorDest(f *isa.Form) string {
+	if f == nil || len(f.Operands) == 0 {
+		return ""
+	}
+	switch f.Operands[0].Kind {
+	case isa.KindXMM:
+		return "xmm"
+	case isa.KindYMM:
+		return "ymm"
+	case isa.KindZMM:
+		return "zmm"
+	}
+	return ""
+}

@@ -1,0 +1,135 @@
+package modeldb
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// Late forwarding: on the Emerald Rapids guest (GenuineIntel-6-cf-2) a
+// one-cycle vector integer instruction that reads a result of a
+// multiply-class instruction (vpmaddwd, vpmullw, vpmuludq, vcvtdq2ps:
+// four cycles or more) directly takes longer on its own chain: a vpaddd
+// zmm accumulator fed by vpmaddwd zmm advances every 3.00 cycles, not 1;
+// the ymm one every 1.64 (3.00 once 512-bit work runs beside it). An
+// instruction between them (vpxord) hides it; the same accumulator fed by
+// a one-cycle op or by a load runs at 1.00. No port or latency of either
+// form says it. The model keeps the extra cycles per vector width
+// (Model.LateForwarding), measured by the late-forwarding chains
+// (LateForwardKind), and the kernel analyzer adds them to the consumer's
+// result latency.
+
+// LateForwardKind is the result kind of the late-forwarding chains
+// (gen.LateForwardBenches): a vpaddd accumulator chain of one width,
+// alone or fed by vpmaddwd (Operands LateForwardAlone, LateForwardFed).
+const LateForwardKind = "late-forward"
+
+// The two late-forwarding chains.
+const (
+	LateForwardAlone = "alone"
+	LateForwardFed   = "fed by vpmaddwd"
+)
+
+// LateForwardMinLatency is the execution latency from which a producer
+// counts as multiply-class: the delay was measured behind producers of
+// 4 to 6 cycles and is absent behind one-cycle ones (behind three-cycle
+// shuffles it is partial, and the model leaves it out).
+const LateForwardMinLatency = 4
+
+// LateForwardRun is one width's pair of chains: cycles per link alone and
+// fed by a multiply-class result.
+type LateForwardRun struct {
+	Alone, Fed float64
+}
+
+// lateForwardShows is how many cycles a link the fed chain must take
+// longer than the chain alone for the delay to count: converged chains
+// agree within a few hundredths of a cycle, the delay measured was 0.44
+// cycles and more.
+const lateForwardShows = 0.3
+
+// lateForwardingOf derives the extra cycles per width from the measured
+// chains: the delay (fed - alone) where it is at least lateForwardShows,
+// rounded up from that threshold to whole cycles, which is what the
+// simulator's latencies are (ymm, 0.44-0.64 cycles on the Emerald Rapids
+// guest, becomes 1; zmm, 2.00, stays 2); nil when no width shows it.
+func lateForwardingOf(runs map[string]*LateForwardRun) map[string]int {
+	var out map[string]int
+	for w, r := range runs {
+		if r == nil || r.Alone <= 0 || r.Fed <= 0 || r.Fed-r.Alone < lateForwardShows {
+			continue
+		}
+		if out == nil {
+			out = map[string]int{}
+		}
+		out[w] = int(math.Ceil(r.Fed - r.Alone - lateForwardShows))
+	}
+	return out
+}
+
+// lateForwardingText is the extra cycles as model diff and the build
+// report print them ("" for none).
+func lateForwardingText(lf map[string]int) string {
+	if len(lf) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, w := range sortedWidths(lf) {
+		parts = append(parts, fmt.Sprintf("%s +%d", w, lf[w]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// LateForwardWidths are the widths the header may name.
+var LateForwardWidths = []string{"xmm", "ymm", "zmm"}
+
+func sortedWidths(lf map[string]int) []string {
+	var ws []string
+	for w := range lf {
+		ws = append(ws, w)
+	}
+	sort.Strings(ws)
+	return ws
+}
+
+func validateLateForwarding(lf map[string]int) error {
+	for w, n := range lf {
+		ok := false
+		for _, x := range LateForwardWidths {
+			ok = ok || w == x
+		}
+		if !ok {
+			return fmt.Errorf("late_forwarding: unknown width %q (want xmm, ymm or zmm)", w)
+		}
+		if n < 0 || n > 16 {
+			return fmt.Errorf("late_forwarding: %s: %d extra cycles, want 0 to 16", w, n)
+		}
+	}
+	return nil
+}
+
+// vectorWidthOf is the widest vector register class a form's operands
+// name ("zmm", "ymm", "xmm"), "" for none.
+func vectorWidthOf(form string) string {
+	_, ops, _ := strings.Cut(form, " ")
+	best := ""
+	for _, op := range strings.Split(ops, ",") {
+		op = strings.TrimSpace(op)
+		for i, w := range LateForwardWidths {
+			if strings.HasPrefix(op, w) && (best == "" || i > widthRank(best)) {
+				best = w
+			}
+		}
+	}
+	return best
+}
+
+func widthRank(w string) int {
+	for i, x := range LateForwardWidths {
+		if x == w {
+			return i
+		}
+	}
+	return -1
+}
