@@ -468,6 +468,13 @@ func (r *run) behind() bool {
 
 // measure runs one measuring step's sweep and counts its benchmarks.
 func (r *run) measure(so sweep.Options) error {
+	_, err := r.measureSum(so)
+	return err
+}
+
+// measureSum is measure, returning the sweep's summary (nil when the
+// sweep had nothing to do or stopped).
+func (r *run) measureSum(so sweep.Options) (*sweep.Summary, error) {
 	sum, err := sweep.Run(r.o.Engine, so)
 	if errors.Is(err, sweep.ErrStopped) {
 		r.st.Cut = true
@@ -475,7 +482,7 @@ func (r *run) measure(so sweep.Options) error {
 		err = nil
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if sum != nil {
 		r.st.Counts[r.cur] += sum.Benchmarks
@@ -483,7 +490,7 @@ func (r *run) measure(so sweep.Options) error {
 			r.st.Notes[r.cur] = fmt.Sprintf("%d of %d results noisy (not converged)", sum.StillNoisy, sum.Benchmarks)
 		}
 	}
-	return nil
+	return sum, nil
 }
 
 func (r *run) sweep() error {
@@ -536,6 +543,13 @@ func (r *run) mixOptions(forms []*isa.Form) sweep.Options {
 // mixTolerance is the relative uncertainty a mix's estimate may have.
 const mixTolerance = 0.01
 
+// validation measures the validation draw twice over: first by the mixes'
+// looser rule, which prices a mix for the plan, then the mixes that came
+// out noisy again by the sweep's rule, with a second chance. The draw
+// judges the model, and a judge read slow by the neighbour understates
+// it: on the Emerald Rapids guest a draw measured by the looser rule in a
+// busy stretch scored 67.2 % within 10 %, a fresh draw measured by the
+// sweep's rule an hour later 87.0 % with the same model.
 func (r *run) validation() error {
 	so := r.mixOptions(r.forms)
 	so.Throughput, so.RandomMixes, so.MixSeed = true, r.o.ValidationMixes, validationSeed
@@ -546,6 +560,19 @@ func (r *run) validation() error {
 	}
 	wall := time.Since(t0).Seconds()
 	st := r.o.Engine.Stats
+	strict := r.sweepOptions(r.forms)
+	strict.Throughput, strict.RandomMixes, strict.MixSeed = true, r.o.ValidationMixes, validationSeed
+	strict.MeasureNoisyKind, strict.NoisyRounds = modeldb.RandomMixKind, 1
+	n0 := r.st.Counts["validation"]
+	again, err := r.measureSum(strict)
+	if err != nil {
+		return err
+	}
+	r.st.Counts["validation"] = n0
+	strictNote := ""
+	if again != nil && again.Benchmarks > 0 {
+		strictNote = fmt.Sprintf("; %d noisy mixes measured again by the sweep's rule (%d still noisy)", again.Benchmarks, again.StillNoisy)
+	}
 	engine := (st.Running + st.Waiting + st.Assembling - before.Running - before.Waiting - before.Assembling).Seconds()
 	n := r.st.Counts["validation"]
 	mixCost, load := 0.0, 0.0
@@ -564,8 +591,8 @@ func (r *run) validation() error {
 	left := r.st.Budget - r.elapsed().Seconds()
 	p := MakePlan(left, mixCost, load, r.counts)
 	r.st.Plan = &p
-	r.st.Notes["validation"] = fmt.Sprintf("%.1f ms a mix; %v left for %d port-conflict mixes (%d of %d forms) and %d fit mixes",
-		1000*mixCost, time.Duration(left*float64(time.Second)).Round(time.Second), p.PortMixes, p.PortsForms, p.AllForms, p.FitMixes)
+	r.st.Notes["validation"] = fmt.Sprintf("%.1f ms a mix; %v left for %d port-conflict mixes (%d of %d forms) and %d fit mixes%s",
+		1000*mixCost, time.Duration(left*float64(time.Second)).Round(time.Second), p.PortMixes, p.PortsForms, p.AllForms, p.FitMixes, strictNote)
 	return nil
 }
 

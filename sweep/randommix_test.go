@@ -336,3 +336,64 @@ func TestMeasuredTimesKeepTheFirstMeasurement(t *testing.T) {
 		t.Errorf("throughput %v after another benchmark, want 1.00", got)
 	}
 }
+
+// A resumed sweep that keeps noisy results (KeepNoisy) measures the
+// noisy results of MeasureNoisyKind again all the same, and no others:
+// characterize judges its model by a validation draw measured again by
+// the sweep's rule where the looser rule left it noisy.
+func TestResumeMeasuresTheNoisyKindAgain(t *testing.T) {
+	e, h := hostEngine(t)
+	forms, err := Select([]string{"add r64, r64", "imul r64, r64", "shl r64, imm8"}, h.Has)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "mixes.yaml")
+	o := options(h)
+	o.Forms, o.Throughput, o.Latency, o.RandomMixes, o.MixSeed, o.Out = forms, true, false, 3, 5, out
+	o.NoisyRounds = -1
+	if _, err := Run(e, o); err != nil {
+		t.Fatal(err)
+	}
+	// Every result noisy, as a busy neighbour can leave them.
+	prior, err := results.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	no := false
+	mixes := map[string]bool{}
+	for _, b := range prior {
+		b.Portlab.Converged = &no
+		if b.Portlab.Kind == gen.KindRandomMix {
+			mixes[b.Portlab.ID] = true
+		}
+	}
+	if len(mixes) != 3 {
+		t.Fatalf("%d random mixes measured, want 3", len(mixes))
+	}
+	if err := results.WriteFile(out, prior); err != nil {
+		t.Fatal(err)
+	}
+	o.Resume, o.KeepNoisy = true, true
+	sum, err := Run(e, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Benchmarks != 0 {
+		t.Errorf("KeepNoisy alone: %d benchmarks measured again, want none", sum.Benchmarks)
+	}
+	o.MeasureNoisyKind = gen.KindRandomMix
+	sum, err = Run(e, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := map[string]bool{}
+	for _, b := range sum.Results {
+		if b.Portlab.Kind != gen.KindRandomMix || !mixes[b.Portlab.ID] {
+			t.Errorf("measured again: %s %q (%s), want only the three random mixes", b.Portlab.Kind, b.Portlab.Form, b.Portlab.ID)
+		}
+		again[b.Portlab.ID] = true
+	}
+	if sum.Benchmarks != 3 || len(again) != 3 {
+		t.Errorf("%d benchmarks (%d random mixes) measured again, want the 3 noisy random mixes", sum.Benchmarks, len(again))
+	}
+}

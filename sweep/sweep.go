@@ -94,6 +94,11 @@ type Options struct {
 	// done instead of measuring them again (a time budget that already
 	// gave them their second chances).
 	KeepNoisy bool
+	// MeasureNoisyKind, with KeepNoisy, is a result kind whose noisy
+	// results a resumed sweep measures again all the same (characterize:
+	// the validation draw, judged by the sweep's rule after the looser
+	// one priced the mixes).
+	MeasureNoisyKind string
 	// Progress is called after every batch.
 	Progress func(done, total int, current string)
 	// Stop, when set, is asked after every batch whether to stop: Run then
@@ -354,7 +359,8 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 			// A benchmark whose cleanest result is noisy is measured
 			// again: resuming finishes the work, noise included.
 			for _, b := range prior {
-				if b.Portlab != nil && b.Portlab.ID != "" && (o.KeepNoisy || !b.Noisy()) {
+				keep := o.KeepNoisy && (o.MeasureNoisyKind == "" || b.Portlab == nil || b.Portlab.Kind != o.MeasureNoisyKind)
+				if b.Portlab != nil && b.Portlab.ID != "" && (keep || !b.Noisy()) {
 					done[b.Portlab.ID] = true
 				}
 			}
