@@ -1,6 +1,9 @@
 package analysis
 
 import (
+	"fmt"
+	"strings"
+
 	"portlab/isa"
 	"portlab/modeldb"
 )
@@ -25,6 +28,7 @@ func (b *Builder) lateForward(k *Kernel) {
 		}
 	}
 	extra := make([]int, len(k.Instrs))
+	from := make([]int, len(k.Instrs))
 	for i, x := range k.Instrs {
 		w := vectorDest(x.Form)
 		if w == "" || x.Idiom != "" || x.MayLoad || x.MayStore || x.Latency != 1 {
@@ -39,7 +43,7 @@ func (b *Builder) lateForward(k *Kernel) {
 		}
 		for _, r := range x.Desc.Reads {
 			if p, _, ok := k.lastWriter(r.Reg, i); ok && p != i && b.multiplyClass(k.Instrs[p]) {
-				extra[i] = e
+				extra[i], from[i] = e, p
 				break
 			}
 		}
@@ -49,6 +53,7 @@ func (b *Builder) lateForward(k *Kernel) {
 			continue
 		}
 		x := k.Instrs[i]
+		k.Notes = append(k.Notes, fmt.Sprintf("%s reads the result of %s directly: %d cycle(s) later (the model's late_forwarding)", oneLine(x.Text), oneLine(k.Instrs[from[i]].Text), e))
 		x.Latency += e
 		x.Desc.Latency += e
 		for w := range x.Desc.Writes {
@@ -91,3 +96,6 @@ func vectorDest(f *isa.Form) string {
 	}
 	return ""
 }
+
+// oneLine is an instruction's text with its tabs as spaces.
+func oneLine(s string) string { return strings.ReplaceAll(s, "\t", " ") }
