@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"portlab/isa"
 )
 
 // Late forwarding: on the Emerald Rapids guest (GenuineIntel-6-cf-2) a
@@ -132,4 +134,35 @@ func widthRank(w string) int {
 		}
 	}
 	return -1
+}
+
+// lateForwardingOf says what the model's late forwarding does to entry e
+// (model show), "" where nothing: the rule takes one-cycle vector forms
+// without a memory operand (analysis/lateforward.go).
+func (m *Model) lateForwardingOf(e *Entry) string {
+	if len(m.LateForwarding) == 0 || math.Round(e.Latency) != 1 {
+		return ""
+	}
+	f, ok := isa.Lookup(e.Form)
+	if !ok || f.HasMemory() || len(f.Operands) == 0 {
+		return ""
+	}
+	w := ""
+	switch f.Operands[0].Kind {
+	case isa.KindXMM:
+		w = "xmm"
+	case isa.KindYMM:
+		w = "ymm"
+	case isa.KindZMM:
+		w = "zmm"
+	}
+	n, wide := m.LateForwarding[w], m.LateForwarding["zmm"]
+	if w == "" || (n == 0 && wide == 0) {
+		return ""
+	}
+	s := fmt.Sprintf("+%d cycle(s) on its result when it reads a result of %d-cycle-or-longer vector work directly", n, LateForwardMinLatency)
+	if w != "zmm" && wide != n {
+		s += fmt.Sprintf(" (+%d beside 512-bit work)", wide)
+	}
+	return s + " (the model's late_forwarding)"
 }

@@ -112,3 +112,48 @@ func TestBuildMeasuresLateForwarding(t *testing.T) {
 	}
 	wantPass(t, rep3, "late forwarding", false, "not measured")
 }
+
+// TestShowLateForwarding: model show says what late forwarding does to a
+// one-cycle vector form, and nothing for others or without the header.
+func TestShowLateForwarding(t *testing.T) {
+	src := `name: x
+isa: x86
+ports: ['0', '5']
+late_forwarding: {ymm: 1, zmm: 2}
+instruction_forms:
+  - {form: "vpaddd ymm, ymm, ymm", uops: 1, latency: 1.001, throughput: 0.33, port_pressure: [[1, '05']]}
+  - {form: "vpaddd zmm, zmm, zmm", uops: 1, latency: 1, throughput: 0.5, port_pressure: [[1, '05']]}
+  - {form: "vpaddd ymm, ymm, m256", uops: 2, latency: 1, throughput: 0.5, port_pressure: [[1, '05']]}
+  - {form: "vpmaddwd zmm, zmm, zmm", uops: 1, latency: 6, throughput: 0.5, port_pressure: [[1, '05']]}
+  - {form: "add r64, r64", uops: 1, latency: 1, throughput: 0.25, port_pressure: [[1, '05']]}
+`
+	m, err := Parse("x.yml", []byte(src), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for form, want := range map[string]string{
+		"vpaddd ymm, ymm, ymm":   "+1 cycle(s) on its result when it reads a result of 4-cycle-or-longer vector work directly (+2 beside 512-bit work)",
+		"vpaddd zmm, zmm, zmm":   "+2 cycle(s) on its result",
+		"vpaddd ymm, ymm, m256":  "",
+		"vpmaddwd zmm, zmm, zmm": "",
+		"add r64, r64":           "",
+	} {
+		e, ok := m.Lookup(form)
+		if !ok {
+			t.Fatalf("%s not in the model", form)
+		}
+		var b strings.Builder
+		m.WriteEntry(&b, e)
+		got := b.String()
+		if want == "" && strings.Contains(got, "late fwd") || want != "" && !strings.Contains(got, "late fwd     "+want) {
+			t.Errorf("%s: model show says\n%s\nwant a late-forwarding line %q", form, got, want)
+		}
+	}
+	m.LateForwarding = nil
+	e, _ := m.Lookup("vpaddd ymm, ymm, ymm")
+	var b strings.Builder
+	m.WriteEntry(&b, e)
+	if strings.Contains(b.String(), "late fwd") {
+		t.Errorf("without the header:\n%s", b.String())
+	}
+}
