@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"portlab/isa"
 	"portlab/modeldb"
 )
 
@@ -30,7 +29,7 @@ func (b *Builder) lateForward(k *Kernel) {
 	extra := make([]int, len(k.Instrs))
 	from := make([]int, len(k.Instrs))
 	for i, x := range k.Instrs {
-		w := vectorDest(x.Form)
+		w := modeldb.VectorDest(x.Form)
 		if w == "" || x.Idiom != "" || x.MayLoad || x.MayStore || x.Latency != 1 {
 			continue
 		}
@@ -66,7 +65,7 @@ func (b *Builder) lateForward(k *Kernel) {
 // modeldb.LateForwardMinLatency cycles of execution (a load-op form
 // counts its register form's latency).
 func (b *Builder) multiplyClass(x *Instr) bool {
-	if x.Idiom != "" || vectorDest(x.Form) == "" {
+	if x.Idiom != "" || modeldb.VectorDest(x.Form) == "" {
 		return false
 	}
 	lat := x.Latency
@@ -78,23 +77,6 @@ func (b *Builder) multiplyClass(x *Instr) bool {
 		lat = int(reg.Latency + 0.5)
 	}
 	return lat >= modeldb.LateForwardMinLatency
-}
-
-// vectorDest is the width of a form's first operand when it is a vector
-// register ("xmm", "ymm", "zmm"), else "".
-func vectorDest(f *isa.Form) string {
-	if f == nil || len(f.Operands) == 0 {
-		return ""
-	}
-	switch f.Operands[0].Kind {
-	case isa.KindXMM:
-		return "xmm"
-	case isa.KindYMM:
-		return "ymm"
-	case isa.KindZMM:
-		return "zmm"
-	}
-	return ""
 }
 
 // oneLine is an instruction's text with its tabs as spaces.

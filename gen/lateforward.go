@@ -2,7 +2,6 @@ package gen
 
 import (
 	"fmt"
-	"strings"
 
 	"portlab/isa"
 	"portlab/modeldb"
@@ -47,8 +46,9 @@ func LateForwardBenches(f *isa.Form) []*Bench {
 				fmt.Sprintf("vpmaddwd %s, %s, %s", r(prod), r(4), r(5)),
 				fmt.Sprintf("vpaddd %s, %s, %s", r(1), r(1), r(src)))
 		}
+		how := map[string]string{modeldb.LateForwardAlone: "alone", modeldb.LateForwardFed: "each link reads its result"}[chain]
 		s := newSnippet(f, "late forwarding "+chain, fmt.Sprintf("late forwarding, %s: a %s accumulator chain of vpaddd, two links a copy, each beside a vpmaddwd (%s)",
-			w, w, strings.Replace(chain, "fed by vpmaddwd", "each link reads its result", 1)), lines, 2)
+			w, w, how), lines, 2)
 		out = append(out, &Bench{Form: f, Kind: KindLateForward, Operands: chain, Snippet: s, Mode: "latency"})
 	}
 	return out

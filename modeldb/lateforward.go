@@ -2,8 +2,9 @@ package modeldb
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"portlab/isa"
@@ -77,7 +78,7 @@ func lateForwardingText(lf map[string]int) string {
 		return ""
 	}
 	var parts []string
-	for _, w := range sortedWidths(lf) {
+	for _, w := range slices.Sorted(maps.Keys(lf)) {
 		parts = append(parts, fmt.Sprintf("%s +%d", w, lf[w]))
 	}
 	return strings.Join(parts, ", ")
@@ -86,22 +87,9 @@ func lateForwardingText(lf map[string]int) string {
 // LateForwardWidths are the widths the header may name.
 var LateForwardWidths = []string{"xmm", "ymm", "zmm"}
 
-func sortedWidths(lf map[string]int) []string {
-	var ws []string
-	for w := range lf {
-		ws = append(ws, w)
-	}
-	sort.Strings(ws)
-	return ws
-}
-
 func validateLateForwarding(lf map[string]int) error {
 	for w, n := range lf {
-		ok := false
-		for _, x := range LateForwardWidths {
-			ok = ok || w == x
-		}
-		if !ok {
+		if !slices.Contains(LateForwardWidths, w) {
 			return fmt.Errorf("late_forwarding: unknown width %q (want xmm, ymm or zmm)", w)
 		}
 		if n < 0 || n > 16 {
@@ -111,29 +99,22 @@ func validateLateForwarding(lf map[string]int) error {
 	return nil
 }
 
-// vectorWidthOf is the widest vector register class a form's operands
-// name ("zmm", "ymm", "xmm"), "" for none.
-func vectorWidthOf(form string) string {
-	_, ops, _ := strings.Cut(form, " ")
-	best := ""
-	for _, op := range strings.Split(ops, ",") {
-		op = strings.TrimSpace(op)
-		for i, w := range LateForwardWidths {
-			if strings.HasPrefix(op, w) && (best == "" || i > widthRank(best)) {
-				best = w
-			}
-		}
+// VectorDest is the width of a form's first operand when it is a vector
+// register ("xmm", "ymm", "zmm"), else "": the width late forwarding
+// goes by.
+func VectorDest(f *isa.Form) string {
+	if f == nil || len(f.Operands) == 0 {
+		return ""
 	}
-	return best
-}
-
-func widthRank(w string) int {
-	for i, x := range LateForwardWidths {
-		if x == w {
-			return i
-		}
+	switch f.Operands[0].Kind {
+	case isa.KindXMM:
+		return "xmm"
+	case isa.KindYMM:
+		return "ymm"
+	case isa.KindZMM:
+		return "zmm"
 	}
-	return -1
+	return ""
 }
 
 // lateForwardingOf says what the model's late forwarding does to entry e
@@ -144,18 +125,10 @@ func (m *Model) lateForwardingOf(e *Entry) string {
 		return ""
 	}
 	f, ok := isa.Lookup(e.Form)
-	if !ok || f.HasMemory() || len(f.Operands) == 0 {
+	if !ok || f.HasMemory() {
 		return ""
 	}
-	w := ""
-	switch f.Operands[0].Kind {
-	case isa.KindXMM:
-		w = "xmm"
-	case isa.KindYMM:
-		w = "ymm"
-	case isa.KindZMM:
-		w = "zmm"
-	}
+	w := VectorDest(f)
 	n, wide := m.LateForwarding[w], m.LateForwarding["zmm"]
 	if w == "" || (n == 0 && wide == 0) {
 		return ""

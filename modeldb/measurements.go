@@ -325,7 +325,8 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		case StoreCommitKind:
 			commits[x.Operands] = append(commits[x.Operands], val)
 		case LateForwardKind:
-			w := vectorWidthOf(x.Form)
+			f, _ := isa.Lookup(x.Form)
+			w := VectorDest(f)
 			if w == "" || (x.Operands != LateForwardAlone && x.Operands != LateForwardFed) {
 				skipped[kind+" results of no vector width or chain"]++
 				break
