@@ -315,3 +315,25 @@ func TestCanaryReferenceIsTheQuietCanary(t *testing.T) {
 		t.Errorf("20,000 jobs, 30 %% quiet at 0.200-0.201, 20 read too fast: reference %.4f, want the quiet canary", v)
 	}
 }
+
+// The throughput canary must read the run's reference within
+// SiblingSlack on both sides: slower is a busy sibling throughout, faster
+// than the ALUs run twelve adds is a difference of floors taken at
+// different moments (the shorter length never ran undisturbed).
+func TestCanaryClearBothWays(t *testing.T) {
+	for _, c := range []struct {
+		tp, ref float64
+		want    bool
+	}{
+		{0.200, 0, true},      // no reference yet
+		{0.200, 0.200, true},  // quiet
+		{0.205, 0.200, true},  // within the slack
+		{0.195, 0.200, true},  // within the slack
+		{0.210, 0.200, false}, // a busy sibling throughout
+		{0.157, 0.200, false}, // floors from different moments
+	} {
+		if got := (Estimate{TpCanary: c.tp}).CanaryClear(c.ref); got != c.want {
+			t.Errorf("canary %.3f against the reference %.3f: clear %v, want %v", c.tp, c.ref, got, c.want)
+		}
+	}
+}
