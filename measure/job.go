@@ -484,22 +484,51 @@ func (e *Engine) morePasses(snips []*Snippet, o Options, passes [][]*Measurement
 		if len(ok) == 0 {
 			out[i] = passes[i][0] // failed in every pass: the first error
 		} else {
-			meds := make([]float64, len(ok))
-			workers := make([]int, len(ok))
-			for k, m := range ok {
-				meds[k], workers[k] = m.PerInstr.Median, m.Worker
-			}
-			slices.SortStableFunc(ok, func(a, b *Measurement) int { return cmp.Compare(a.PerSnippet.Median, b.PerSnippet.Median) })
-			best := ok[(len(ok)-1)/2]
-			best.PassMedians, best.PassWorkers = meds, workers
-			lo, hi := slices.Min(meds), slices.Max(meds)
-			if lo > 0 && hi/lo > 1.01 {
-				best.Warnings = append(best.Warnings, fmt.Sprintf("%d passes read %s cycles per instruction: kept the median", len(meds), formatValues(meds)))
-			}
-			out[i] = best
+			out[i] = medianPass(ok)
 		}
 	}
 	return out
+}
+
+// medianPass is the measurement of several passes (none failed): the
+// median pass, its warnings saying how far the passes spread. Where two
+// or more passes converged and others did not, the median of the
+// converged ones: an unconverged pass is one a neighbour held down
+// throughout (mostly slower, sometimes faster where a shorter length
+// never reached its floor), and with it in the median a result whose
+// converged passes agree read as noisy and went back for a second
+// chance. Of two, the faster. One converged pass alone does not decide:
+// the passes are there for slow states of one process that no canary
+// sees.
+func medianPass(ok []*Measurement) *Measurement {
+	meds := make([]float64, len(ok))
+	workers := make([]int, len(ok))
+	for k, m := range ok {
+		meds[k], workers[k] = m.PerInstr.Median, m.Worker
+	}
+	pool := ok
+	var conv []*Measurement
+	for _, m := range ok {
+		if m.Converged {
+			conv = append(conv, m)
+		}
+	}
+	if len(conv) >= 2 && len(conv) < len(ok) {
+		pool = conv
+	}
+	pool = slices.Clone(pool)
+	slices.SortStableFunc(pool, func(a, b *Measurement) int { return cmp.Compare(a.PerSnippet.Median, b.PerSnippet.Median) })
+	best := pool[(len(pool)-1)/2]
+	best.PassMedians, best.PassWorkers = meds, workers
+	lo, hi := slices.Min(meds), slices.Max(meds)
+	if lo > 0 && hi/lo > 1.01 {
+		kept := "kept the median"
+		if len(pool) < len(ok) {
+			kept = fmt.Sprintf("kept the median of the %d that converged", len(pool))
+		}
+		best.Warnings = append(best.Warnings, fmt.Sprintf("%d passes read %s cycles per instruction: %s", len(meds), formatValues(meds), kept))
+	}
+	return best
 }
 
 // passSpread is how far the slowest pass median of a snippet lies above

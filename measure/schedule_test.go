@@ -3,6 +3,7 @@ package measure
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -162,5 +163,37 @@ func TestFinalGroupsFinishAtOnce(t *testing.T) {
 	}
 	if len(finished) != 2 || finished[0] != part || finished[1] != g {
 		t.Errorf("finished %d groups, want the final part, then the group", len(finished))
+	}
+}
+
+// The measurement of several passes is the median pass; where two or
+// more converged and others did not, the median of the converged ones
+// (of two, the faster); one converged pass alone does not decide.
+func TestMedianPassPrefersConvergedPasses(t *testing.T) {
+	pass := func(v float64, conv bool, worker int) *Measurement {
+		return &Measurement{PerSnippet: perf.Stats{Median: v}, PerInstr: perf.Stats{Median: v}, Converged: conv, Worker: worker}
+	}
+	for _, c := range []struct {
+		name   string
+		passes []*Measurement
+		want   float64
+		kept   string
+	}{
+		{"all converged", []*Measurement{pass(0.36, true, 1), pass(0.34, true, 2), pass(0.35, true, 3)}, 0.35, "kept the median"},
+		{"none converged", []*Measurement{pass(0.86, false, 1), pass(0.38, false, 2), pass(0.35, false, 3)}, 0.38, "kept the median"},
+		{"two of three converged", []*Measurement{pass(0.86, false, 1), pass(0.35, true, 2), pass(0.34, true, 3)}, 0.34, "kept the median of the 2 that converged"},
+		{"one of three converged", []*Measurement{pass(0.86, false, 1), pass(0.38, false, 2), pass(0.35, true, 3)}, 0.38, "kept the median"},
+		{"three of five converged", []*Measurement{pass(0.90, false, 1), pass(0.50, true, 2), pass(0.52, true, 3), pass(0.60, false, 4), pass(0.51, true, 5)}, 0.51, "kept the median of the 3 that converged"},
+	} {
+		m := medianPass(c.passes)
+		if m.PerInstr.Median != c.want {
+			t.Errorf("%s: kept %.2f, want %.2f", c.name, m.PerInstr.Median, c.want)
+		}
+		if len(m.PassMedians) != len(c.passes) || len(m.PassWorkers) != len(c.passes) {
+			t.Errorf("%s: %d pass medians and %d workers, want %d", c.name, len(m.PassMedians), len(m.PassWorkers), len(c.passes))
+		}
+		if len(m.Warnings) != 1 || !strings.HasSuffix(m.Warnings[0], c.kept) {
+			t.Errorf("%s: warnings %q, want one ending %q", c.name, m.Warnings, c.kept)
+		}
 	}
 }
