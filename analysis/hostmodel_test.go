@@ -261,8 +261,21 @@ instruction_forms:
 	}
 }
 
-// expectCycles simulates Intel-syntax src with m for 200 iterations and
-// checks the cycles per iteration are want within a relative tol.
+// withAndWithout parses a model with a rule's header line (rule, ending
+// in a newline) and the same model without it.
+func withAndWithout(t *testing.T, header, rule, forms string) (with, without *modeldb.Model) {
+	t.Helper()
+	with, err := modeldb.Parse("gc.yml", []byte(header+rule+forms), modeldb.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err = modeldb.Parse("plain.yml", []byte(header+forms), modeldb.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return with, without
+}
+
 // staticOf analyses Intel-syntax source with m (dispatch width 6) and
 // returns the static analysis and the region.
 func staticOf(t *testing.T, m *modeldb.Model, src string) (*Static, *input.Region) {
@@ -283,6 +296,8 @@ func staticOf(t *testing.T, m *modeldb.Model, src string) (*Static, *input.Regio
 	return s, regs[0]
 }
 
+// expectCycles simulates Intel-syntax src with m for 200 iterations and
+// checks the cycles per iteration are want within a relative tol.
 func expectCycles(t *testing.T, m *modeldb.Model, src string, want, tol float64) {
 	t.Helper()
 	regs, err := input.Assembly("block.s", []byte(".intel_syntax noprefix\n"+src), nil)

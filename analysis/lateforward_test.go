@@ -31,14 +31,7 @@ load_latency: {gpr: 5, xmm: 6, ymm: 7, zmm: 8}
   - {form: "vpaddd ymm, ymm, ymm", uops: 1, latency: 1, throughput: 0.33, port_pressure: [[1, '015']]}
   - {form: "vpxord zmm, zmm, zmm", uops: 1, latency: 1, throughput: 0.5, port_pressure: [[1, '05']]}
 `
-	with, err := modeldb.Parse("gc.yml", []byte(header+"late_forwarding: {ymm: 1, zmm: 2}\n"+forms), modeldb.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	without, err := modeldb.Parse("plain.yml", []byte(header+forms), modeldb.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	with, without := withAndWithout(t, header, "late_forwarding: {ymm: 1, zmm: 2}\n", forms)
 	for _, c := range []struct {
 		name          string
 		src           string

@@ -30,14 +30,7 @@ ports: ['0', '1', '2', '3', '4', '7']
   - {form: "add r64, imm8", uops: 1, latency: 0, throughput: 0.5, port_pressure: [[1, '01']]}
   - {form: "mov r64, m64", uops: 1, latency: 5, throughput: 0.5, port_pressure: [[1, '23']], flags: [may-load]}
 `
-	with, err := modeldb.Parse("gc.yml", []byte(header+"store_commit: {lines_per_cycle: 1, stores_per_line: 2}\n"+forms), modeldb.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	without, err := modeldb.Parse("plain.yml", []byte(header+forms), modeldb.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	with, without := withAndWithout(t, header, "store_commit: {lines_per_cycle: 1, stores_per_line: 2}\n", forms)
 	stores := func(addr func(i int) string) string {
 		var b strings.Builder
 		for i := 0; i < 8; i++ {

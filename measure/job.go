@@ -516,7 +516,6 @@ func medianPass(ok []*Measurement) *Measurement {
 	if len(conv) >= 2 && len(conv) < len(ok) {
 		pool = conv
 	}
-	pool = slices.Clone(pool)
 	slices.SortStableFunc(pool, func(a, b *Measurement) int { return cmp.Compare(a.PerSnippet.Median, b.PerSnippet.Median) })
 	best := pool[(len(pool)-1)/2]
 	best.PassMedians, best.PassWorkers = meds, workers
