@@ -20,8 +20,9 @@ type Job struct {
 	// loop count per group so its longest function's call takes about this long.
 	TargetTicks uint64
 	Schedule    []int // function indices, run in this order in every repetition
-	// TailIters is the length of the frequency probe every harness function
-	// runs after its timed body (iterations of TailAdds adds; 0 = skip).
+	// TailIters is the length of the frequency probe a harness function
+	// runs after its timed body, in the last of a point's calls
+	// (iterations of TailAdds adds; 0 = skip).
 	TailIters uint64
 	// Counters asks for hardware cycle counts per point (when the host has
 	// them) and software counters (context switches, migrations) per repetition.
@@ -72,8 +73,8 @@ type Result struct {
 	CodeBase uint64
 	Counts   []uint64   // loop count per group
 	Ticks    [][]uint64 // [rep][schedule position]: fewest TSC ticks over Calls calls
-	// Tail is the frequency probe's ticks in the call that had the fewest
-	// Ticks ([rep][schedule position]; nil when TailIters is 0).
+	// Tail is the frequency probe's ticks after the point's last call
+	// ([rep][schedule position]; nil when TailIters is 0).
 	Tail   [][]uint64
 	Cycles [][]uint64 // [rep][schedule position]: fewest hardware cycles (nil without counters)
 	// Instructions retired in the call that had the fewest cycles.

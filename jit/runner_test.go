@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"portlab/internal/retry"
 )
 
 func job(t *testing.T, a *Assembler, body string) *Job {
@@ -127,5 +129,44 @@ func TestMeasuringCPUIsTheWorkersAlone(t *testing.T) {
 	}
 	if onlyCPU != 1 {
 		t.Errorf("%d worker threads pinned to CPU %d, want exactly the measuring one", onlyCPU, cpu)
+	}
+}
+
+// The frequency probe runs once a point, after its last call: a job whose
+// probe is far longer than its body takes about as long with three calls
+// a point as with one, and every point has its probe's ticks.
+func TestFrequencyProbeOncePerPoint(t *testing.T) {
+	needAs(t)
+	a := &Assembler{Path: "as"}
+	r := NewRunner(DefaultCPU())
+	defer r.Close()
+	probed := func(calls int) (time.Duration, *Result) {
+		j := job(t, a, "add rax, rcx")
+		j.Reps, j.Calls = 4, calls
+		j.TailIters = 30000 // 1.9 million dependent adds: about 0.6 ms a probe
+		start := time.Now()
+		res, err := r.Run(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return time.Since(start), res
+	}
+	probed(1) // a warm worker
+	var one, three time.Duration
+	ok := retry.Measuring(8, func(int) bool {
+		var res *Result
+		one, _ = probed(1)
+		three, res = probed(3)
+		for rep, tails := range res.Tail {
+			for pos, tk := range tails {
+				if tk < 30000*TailAdds/8 {
+					t.Fatalf("repetition %d, point %d: probe %d ticks, want about %d cycles' worth", rep, pos, tk, 30000*TailAdds)
+				}
+			}
+		}
+		return float64(three) < 1.5*float64(one)
+	})
+	if !ok {
+		t.Errorf("three calls a point took %v, one call %v: the probe ran after every call", three, one)
 	}
 }

@@ -41,7 +41,12 @@ type Options struct {
 	MinInstructions int        // instructions in the short body (default 128)
 	Reps            int        // repetitions of the schedule in one job (default 11)
 	Calls           int        // calls per point, fewest ticks kept (default 3)
-	TargetTicks     uint64     // TSC ticks per call (default ~20 us)
+	// TargetTicks is the TSC ticks a call aims for (default 15 us). A busy
+	// SMT neighbour leaves the core quiet in stretches of tens to hundreds
+	// of microseconds (docs/method.md, "One measurement"), and a shorter
+	// call fits more of them; much shorter calls carry more of the
+	// harness's jitter into the floors.
+	TargetTicks uint64
 	// MaxRetries is how many more jobs a snippet whose estimate has not
 	// converged may run (default 4): the per-benchmark budget.
 	MaxRetries int
@@ -122,7 +127,7 @@ func (o *Options) defaults(tscHz float64) {
 		if tscHz <= 0 {
 			tscHz = 2.5e9
 		}
-		o.TargetTicks = uint64(20e-6 * tscHz)
+		o.TargetTicks = uint64(15e-6 * tscHz)
 	}
 	if o.Group <= 0 {
 		o.Group = 1

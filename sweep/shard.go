@@ -23,7 +23,7 @@ type CostModes struct {
 var DefaultCostModes = CostModes{Latency: true, Throughput: true}
 
 // Cost model, in units of one ordinary benchmark (about 30 ms on a KVM
-// guest: 21 repetitions of a few 20 us timed calls plus assembling).
+// guest: 21 repetitions of a few 15-20 us timed calls plus assembling).
 const (
 	formOverhead       = 0.1  // generating, batching, the summary line
 	unmeasurableCost   = 0.05 // recorded with its reason, never run
@@ -31,7 +31,7 @@ const (
 )
 
 // benchWeight is the relative time one benchmark of f takes. The engine
-// sizes every timed call to about 20 us, so an instruction's latency does
+// sizes every timed call to about 15 us, so an instruction's latency does
 // not change the time as long as one body (128 and 256 copies) fits in
 // that window: divisions and square roots (20-100 cycles) cost what an
 // add costs (measured: vdiv* latency benchmarks 33 ms each, vadd* 34 ms).
