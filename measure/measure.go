@@ -164,6 +164,8 @@ type Engine struct {
 	// tpRef is the throughput canary of this run's quiet moments (see
 	// converged).
 	tpRef perf.CanaryReference
+	// referencing is set while establishReference measures.
+	referencing bool
 	// Stats accounts for the engine's time, so a slow run can say whether
 	// it measured, assembled or waited for a quiet machine.
 	Stats EngineStats

@@ -353,8 +353,12 @@ func TestPasses(t *testing.T) {
 				above++
 			}
 		}
-		if below > 1 || above > 1 {
-			t.Errorf("%q: kept %.4f, not the median of %v", srcs[i], m.PerInstr.Median, m.PassMedians)
+		// The median of the three, or (medianPass) of the two that
+		// converged where the third did not: then a converged pass.
+		if !slices.Contains(m.PassMedians, m.PerInstr.Median) {
+			t.Errorf("%q: kept %.4f, none of the passes %v", srcs[i], m.PerInstr.Median, m.PassMedians)
+		} else if (below > 1 || above > 1) && !m.Converged {
+			t.Errorf("%q: kept %.4f, neither the median of %v nor a converged pass", srcs[i], m.PerInstr.Median, m.PassMedians)
 		}
 		if r := m.Benchmark("test", "test").Portlab; len(r.PassMedians) != 3 {
 			t.Errorf("%q: the result lost the pass values: %v", srcs[i], r.PassMedians)
@@ -554,5 +558,29 @@ func TestMeasureCallsShareOneSchedule(t *testing.T) {
 	})
 	if !ok {
 		t.Errorf("add latency %.4f, imul throughput %.4f after every try: want 1 and 1 within 2 %%", out[0][0].PerInstr.Median, out[1][0].PerInstr.Median)
+	}
+}
+
+// A run's first estimate is judged against a canary reference of several
+// jobs: before its first snippet the engine measures the canary's own
+// adds until the reference has counted referenceNotes jobs (or its budget
+// is spent), and records none of those measurements.
+func TestReferenceBeforeTheFirstEstimate(t *testing.T) {
+	base, _ := hostEngine(t)
+	var buf strings.Builder
+	e := &Engine{Asm: base.Asm, Runner: jit.NewRunner(jit.DefaultCPU()), Host: base.Host,
+		Recorder: &Recorder{W: &buf, All: true}}
+	defer e.Runner.Close()
+	start := time.Now()
+	ms := e.MeasureAll([]*Snippet{snippet(t, "add rax, rax")}, Options{}, nil)
+	took := time.Since(start)
+	if ms[0].Err != nil {
+		t.Fatal(ms[0].Err)
+	}
+	if n := e.tpRef.Notes(); n < referenceNotes && took < referenceBudget {
+		t.Errorf("the reference counted %d jobs in %v; want %d, or the warm-up's whole budget", n, took, referenceNotes)
+	}
+	if e.Recorder.Written != 1 {
+		t.Errorf("%d measurements recorded, want the snippet's alone", e.Recorder.Written)
 	}
 }

@@ -320,6 +320,9 @@ func (r *CanaryReference) Note(e Estimate) {
 	r.canaries = append(r.canaries, e.TpCanary)
 }
 
+// Notes is how many jobs' canaries the reference has counted.
+func (r *CanaryReference) Notes() int { return len(r.canaries) }
+
 // Value is the reference, 0 before two jobs have been noted. It is
 // computed again after every note while there are fewer than 64, then
 // once the notes have grown by a thirty-second since.
