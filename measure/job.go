@@ -509,16 +509,14 @@ func (e *Engine) morePasses(snips []*Snippet, o Options, passes [][]*Measurement
 func medianPass(ok []*Measurement) *Measurement {
 	meds := make([]float64, len(ok))
 	workers := make([]int, len(ok))
+	var conv []*Measurement
 	for k, m := range ok {
 		meds[k], workers[k] = m.PerInstr.Median, m.Worker
-	}
-	pool := ok
-	var conv []*Measurement
-	for _, m := range ok {
 		if m.Converged {
 			conv = append(conv, m)
 		}
 	}
+	pool := ok
 	if len(conv) >= 2 && len(conv) < len(ok) {
 		pool = conv
 	}
