@@ -824,6 +824,9 @@ func (e *Engine) attempt(g *groupRun, o Options) (again bool, spawned []*groupRu
 			e.tpRef.Note(g.layout[k].Estimate(ts))
 		}
 	}
+	if g.attempt < o.MinJobs {
+		return true, nil
+	}
 	if nconv == len(g.ps) || g.attempt > o.MaxRetries {
 		return false, nil
 	}

@@ -50,6 +50,13 @@ type Options struct {
 	// MaxRetries is how many more jobs a snippet whose estimate has not
 	// converged may run (default 4): the per-benchmark budget.
 	MaxRetries int
+	// MinJobs is how many jobs every snippet runs before its convergence
+	// is judged (0 or 1: after each job). Recordings made so hold the
+	// same number of jobs for every benchmark, time apart as retries are,
+	// and a study can replay the engine's decision after each job with
+	// another rule (docs/method.md, "How sure"). More jobs follow while
+	// the estimate has not converged, up to 1+MaxRetries in all.
+	MinJobs int
 	// RelTol and AbsTol are the uncertainty a converged estimate may
 	// have: RelTol of the value or AbsTol cycles per instruction,
 	// whichever is larger (defaults 0.005 and 0.002).

@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -14,6 +15,7 @@ import (
 	"portlab/hostcpu"
 	"portlab/internal/retry"
 	"portlab/jit"
+	"portlab/perf"
 )
 
 var (
@@ -582,5 +584,47 @@ func TestReferenceBeforeTheFirstEstimate(t *testing.T) {
 	}
 	if e.Recorder.Written != 1 {
 		t.Errorf("%d measurements recorded, want the snippet's alone", e.Recorder.Written)
+	}
+}
+
+// With MinJobs every benchmark runs that many jobs before its convergence
+// is judged (more only while it has not converged, up to 1+MaxRetries),
+// and its recording holds every repetition of them, with the measured
+// code.
+func TestMinJobsRecordsEveryJob(t *testing.T) {
+	base, _ := hostEngine(t)
+	var buf strings.Builder
+	e := &Engine{Asm: base.Asm, Runner: jit.NewRunner(jit.DefaultCPU()), Host: base.Host,
+		Recorder: &Recorder{W: &buf, All: true}}
+	defer e.Runner.Close()
+	o := Options{Reps: 5, MinJobs: 3, MaxRetries: 4, Group: 2}
+	ms := e.MeasureAll([]*Snippet{snippet(t, "add rax, rax"), snippet(t, "imul rax, rax")}, o, nil)
+	for _, m := range ms {
+		if m.Err != nil {
+			t.Fatal(m.Err)
+		}
+		if m.Reps%o.Reps != 0 || m.Reps < o.MinJobs*o.Reps || m.Reps > (1+o.MaxRetries)*o.Reps {
+			t.Errorf("%q: %d repetitions; want %d jobs of %d at least, %d at most", m.Snippet.Source, m.Reps, o.MinJobs, o.Reps, 1+o.MaxRetries)
+		}
+	}
+	var recs []*perf.Recording
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		r := &perf.Recording{}
+		if err := json.Unmarshal([]byte(line), r); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	if len(recs) != len(ms) {
+		t.Fatalf("%d recordings, want %d", len(recs), len(ms))
+	}
+	// Recordings come in the order the benchmarks complete.
+	for _, m := range ms {
+		i := slices.IndexFunc(recs, func(r *perf.Recording) bool { return r.Source == m.Snippet.Source })
+		if i < 0 {
+			t.Errorf("no recording of %q", m.Snippet.Source)
+		} else if len(recs[i].Timings) != m.Reps {
+			t.Errorf("recording of %q: %d timings, want %d", m.Snippet.Source, len(recs[i].Timings), m.Reps)
+		}
 	}
 }

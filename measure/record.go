@@ -36,7 +36,7 @@ func (r *Recorder) record(m *Measurement, tpRef float64) {
 	if r == nil || r.W == nil || m.Err != nil || len(m.Timings) == 0 || (!r.All && !Noisy(m)) {
 		return
 	}
-	rec := &perf.Recording{Name: m.Snippet.Name, Host: r.Host, Microarch: r.Microarch, Note: r.Note,
+	rec := &perf.Recording{Name: m.Snippet.Name, Source: m.Snippet.Source, Host: r.Host, Microarch: r.Microarch, Note: r.Note,
 		Date: time.Now().UTC().Format(time.RFC3339), Instructions: m.Instructions, Layout: m.Layout,
 		Timings: m.Timings, Estimate: m.PerInstr.Median, Known: r.Known[m.Snippet.Name], TpReference: tpRef}
 	r.mu.Lock()

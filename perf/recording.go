@@ -2,6 +2,7 @@ package perf
 
 import (
 	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,7 +15,11 @@ import (
 // benchmarks a noisy host disturbed (`--record`), so that the noisy case
 // stays testable on a quiet host; testdata/noise holds some.
 type Recording struct {
-	Name         string   `json:"name"` // the form and kind, or the snippet file
+	Name string `json:"name"` // the form and kind, or the snippet file
+	// Source is the measured code: several benchmarks of one form and
+	// kind (address shapes, the latency beside 512-bit work, ...) share a
+	// name, and a recording names its benchmark with both.
+	Source       string   `json:"source,omitempty"`
 	Host         string   `json:"host"` // CPU signature
 	Microarch    string   `json:"microarch,omitempty"`
 	Date         string   `json:"date,omitempty"`
@@ -44,15 +49,25 @@ func WriteRecording(w io.Writer, r *Recording) error {
 	return err
 }
 
-// ReadRecordings reads a file of recordings, one JSON object a line.
+// ReadRecordings reads a file of recordings, one JSON object a line,
+// gzip-compressed or not.
 func ReadRecordings(path string) ([]*Recording, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	var in io.Reader = bufio.NewReader(f)
+	if magic, _ := in.(*bufio.Reader).Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(in)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		defer zr.Close()
+		in = zr
+	}
 	var out []*Recording
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	line := 0
 	for sc.Scan() {

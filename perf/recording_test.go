@@ -1,6 +1,8 @@
 package perf
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"math"
 	"os"
@@ -76,3 +78,39 @@ func TestReadRecordingsNamesTheLine(t *testing.T) {
 }
 
 func writeFile(p, s string) error { return os.WriteFile(p, []byte(s), 0o644) }
+
+// ReadRecordings reads gzip-compressed files as it reads plain ones.
+func TestReadRecordingsGzip(t *testing.T) {
+	r := &Recording{Name: "x", Source: "add rax, rax\n", Instructions: 1, Layout: Layout{CalibSpan: 128, Span: 1},
+		Timings: []Timing{{Snip: [2]float64{1, 2}}, {Snip: [2]float64{1.5, 2.5}}}}
+	var plain, zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	for range 3 {
+		if err := WriteRecording(&plain, r); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteRecording(zw, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	zw.Close()
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{"r.jsonl": plain.Bytes(), "r.jsonl.gz": zipped.Bytes()} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadRecordings(p)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(got) != 3 || got[2].Source != r.Source || got[2].Timings[1].Snip[1] != 2.5 {
+			t.Errorf("%s: read %d recordings (%+v), want 3 like the one written", name, len(got), got)
+		}
+	}
+	bad := filepath.Join(dir, "bad.gz")
+	os.WriteFile(bad, zipped.Bytes()[:len(zipped.Bytes())/2], 0o644)
+	if _, err := ReadRecordings(bad); err == nil || !strings.Contains(err.Error(), "bad.gz") {
+		t.Errorf("a truncated gzip file: error %v, want one naming the file", err)
+	}
+}

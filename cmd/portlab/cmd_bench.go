@@ -50,6 +50,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	minInstr := fs.Int("min-instructions", 128, "instructions in the short timed body (the long one has twice as many)")
 	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
 	reps := fs.Int("repetitions", 11, "repetitions of the schedule per job (more jobs run until the estimate converges)")
+	minJobs := fs.Int("min-jobs", 0, "run every benchmark in at least this many jobs before judging whether it converged (with --record: recordings that replay the engine's decision job by job; see docs/method.md)")
 	record := fs.String("record", "", recordFlagHelp)
 	recordAll := fs.Bool("record-all", false, "with --record: record every benchmark, not only the disturbed ones")
 	out := fs.String("o", "-", "output file ('-' = stdout); written atomically")
@@ -83,10 +84,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err.Error()}
 	}
+	if *minJobs < 0 || *minJobs > 64 {
+		return usageError{fmt.Sprintf("--min-jobs %d: want 0 to 64", *minJobs)}
+	}
 	if sweeping {
 		return runSweep(sweepFlags{globs: formGlobs, exclude: excludeGlobs, all: *all, mode: *mode, resume: *resume, shard: *shard, shards: *shards, probes: *probes,
 			mixes: *mixes, mixForms: *mixForms, seed: *seed, loadOpPasses: *loadOpPasses, vectorPasses: *vectorPasses, maxPasses: *maxPasses,
-			out: *out, cpu: *cpu, timeout: *timeout, record: *record, recordAll: *recordAll, opts: measure.Options{Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, NoFTZ: *noFTZ}}, stdout, stderr)
+			out: *out, cpu: *cpu, timeout: *timeout, record: *record, recordAll: *recordAll, opts: measure.Options{Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, MinJobs: *minJobs, NoFTZ: *noFTZ}}, stdout, stderr)
 	}
 	if *mode == "" {
 		*mode = "latency"
@@ -119,7 +123,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	defer eng.Close()
 	eng.Runner.Timeout = *timeout
-	opts := measure.Options{Mode: *mode, Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, NoFTZ: *noFTZ, CacheCounters: *validate}
+	opts := measure.Options{Mode: *mode, Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, MinJobs: *minJobs, NoFTZ: *noFTZ, CacheCounters: *validate}
 	if opts.Mode == "throughput" {
 		opts.Mode = "inverse_throughput"
 	}

