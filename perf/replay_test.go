@@ -19,6 +19,9 @@ import (
 type uncertaintyRule struct {
 	name string
 	est  func(l Layout, ts []Timing, jobLen int) (v, u float64)
+	// recent: when all the jobs so far are unsure, the last job alone,
+	// then the last two, may converge in their stead.
+	recent bool
 }
 
 // moves returns the estimate from the fewest samples, and how far it moves
@@ -94,10 +97,7 @@ func slicesContains(v []float64, x float64) bool {
 }
 
 var uncertaintyRules = []uncertaintyRule{
-	{"engine", func(l Layout, ts []Timing, _ int) (float64, float64) {
-		e := l.Estimate(ts)
-		return e.Value, e.Uncertainty
-	}},
+	{"engine", engineEstimate, false},
 	{"root-sum-square", func(l Layout, ts []Timing, _ int) (float64, float64) {
 		v, lat, m := moves(l, ts, kthFloors(ts, 2))
 		s := 0.0
@@ -105,15 +105,12 @@ var uncertaintyRules = []uncertaintyRule{
 			s += x * x
 		}
 		return v, math.Sqrt(s) + latTerm(v, lat)
-	}},
-	{"third-fewest", func(l Layout, ts []Timing, _ int) (float64, float64) {
-		v, lat, m := moves(l, ts, kthFloors(ts, 3))
-		return v, sum(m) + latTerm(v, lat)
-	}},
+	}, false},
+	{"third-fewest", thirdFewest, false},
 	{"no-latency-canary", func(l Layout, ts []Timing, _ int) (float64, float64) {
 		v, _, m := moves(l, ts, kthFloors(ts, 2))
 		return v, sum(m)
-	}},
+	}, false},
 	{"canary-beyond-its-noise", func(l Layout, ts []Timing, _ int) (float64, float64) {
 		f1, f2 := kthFloors(ts, 1), kthFloors(ts, 2)
 		v, lat, m := moves(l, ts, f2)
@@ -125,11 +122,23 @@ var uncertaintyRules = []uncertaintyRule{
 			ul += math.Abs(w - lat)
 		}
 		return v, sum(m) + math.Max(0, math.Abs(lat-LatCanaryExpected)-ul)/LatCanaryExpected*math.Abs(v)
-	}},
+	}, false},
 	{"floor-seen-in-two-jobs", func(l Layout, ts []Timing, jobLen int) (float64, float64) {
 		v, lat, m := moves(l, ts, otherJobFloors(ts, jobLen))
 		return v, sum(m) + latTerm(v, lat)
-	}},
+	}, false},
+	{"engine, or the last jobs", engineEstimate, true},
+	{"third-fewest, or the last jobs", thirdFewest, true},
+}
+
+func engineEstimate(l Layout, ts []Timing, _ int) (float64, float64) {
+	e := l.Estimate(ts)
+	return e.Value, e.Uncertainty
+}
+
+func thirdFewest(l Layout, ts []Timing, _ int) (float64, float64) {
+	v, lat, m := moves(l, ts, kthFloors(ts, 3))
+	return v, sum(m) + latTerm(v, lat)
 }
 
 type replayed struct {
@@ -141,20 +150,27 @@ type replayed struct {
 // each benchmark has converged under a rule (uncertainty within 0.5 % or
 // 0.002 cycles an instruction, the throughput canary within 3 % of the
 // run's reference), and compares the value it stops at with the other
-// run's reported result for the benchmark (other[i], 0: none converged).
-func replay(rule uncertaintyRule, run []*Recording, other []float64, jobLen int) replayed {
+// run's result for the benchmark (other, by benchmarkKey; none: the other
+// run has no converged result of it).
+func replay(rule uncertaintyRule, run []*Recording, other map[string]float64, jobLen, maxJobs int) replayed {
 	var out replayed
-	for i, r := range run {
+	for _, r := range run {
 		ins := float64(r.Instructions)
-		for n := 2 * jobLen; n <= len(r.Timings)+jobLen; n += jobLen {
-			ts := r.Timings[:n-jobLen]
+		sure := func(ts []Timing) (float64, bool) {
 			v, u := rule.est(r.Layout, ts, jobLen)
-			if len(ts) < 2 || math.IsNaN(u) || u > math.Max(0.005*math.Abs(v), 0.002*ins) || !r.Layout.Estimate(ts).CanaryClear(r.TpReference) {
+			return v, len(ts) >= 2 && !math.IsNaN(u) && u <= math.Max(0.005*math.Abs(v), 0.002*ins) && r.Layout.Estimate(ts).CanaryClear(r.TpReference)
+		}
+		for n := jobLen; n <= min(len(r.Timings), maxJobs*jobLen); n += jobLen {
+			v, ok := sure(r.Timings[:n])
+			for k := 1; rule.recent && !ok && k <= 2 && k*jobLen < n; k++ {
+				v, ok = sure(r.Timings[n-k*jobLen : n])
+			}
+			if !ok {
 				continue
 			}
 			out.converged++
-			out.jobs += len(ts) / jobLen
-			if w := other[i]; w > 0 {
+			out.jobs += n / jobLen
+			if w, found := other[benchmarkKey(r)]; found {
 				out.compared++
 				if math.Abs(v/ins/w-1) > 0.01 {
 					out.off++
@@ -166,58 +182,119 @@ func replay(rule uncertaintyRule, run []*Recording, other []float64, jobLen int)
 	return out
 }
 
+func benchmarkKey(r *Recording) string { return r.Name + "\x00" + r.Source }
+
+// firstsAndResults splits a run's recordings into each benchmark's first
+// measurement and the run's result of each benchmark: of its measurements
+// (the first and any second chance) the converged one with the smallest
+// relative uncertainty, in cycles per instruction.
+func firstsAndResults(recs []*Recording) ([]*Recording, map[string]float64) {
+	var firsts []*Recording
+	results := map[string]float64{}
+	rel := map[string]float64{}
+	seen := map[string]bool{}
+	for _, r := range recs {
+		k := benchmarkKey(r)
+		if !seen[k] {
+			seen[k] = true
+			firsts = append(firsts, r)
+		}
+		e := r.Layout.Estimate(r.Timings)
+		if !e.Converged(0.005, 0.002*float64(r.Instructions)) || !e.CanaryClear(r.TpReference) {
+			continue
+		}
+		if x, ok := rel[k]; !ok || e.Uncertainty/math.Abs(e.Value) < x {
+			rel[k] = e.Uncertainty / math.Abs(e.Value)
+			results[k] = e.Value / float64(r.Instructions)
+		}
+	}
+	return firsts, results
+}
+
 // TestUncertaintyReplayedOnTwoRuns replays the engine's decision after
 // each job on two runs of the same benchmarks on a noisy host, under the
 // engine's uncertainty and the alternatives studied (go test -run
 // Replayed -v prints them side by side; docs/benchmarks.md, "Uncertainty
-// rules replayed"). The other run's result of a benchmark is its surest
-// converged measurement, first or second chance, as it estimated it
+// rules replayed"), within five jobs (the engine's budget) and eight.
+// The other run's result of a benchmark is its surest converged
+// measurement, first or second chance, as it estimated it
 // (testdata/noise/emeraldrapids-kvm-8jobs.results.json). Of the results
 // the engine's rule lets converge, at most 3 % may read more than 1 % from
 // the other run's; and without the latency canary's term at least twice as
 // many must be off (the term is why the rule holds on this host).
+//
+// PORTLAB_REPLAY=A.jsonl.gz,B.jsonl.gz replays two other runs instead
+// (`bench --min-jobs 8 --record-all`, jobs of 11 repetitions): all their
+// recordings, each run's results computed from its own second chances.
 func TestUncertaintyReplayedOnTwoRuns(t *testing.T) {
 	var runs [2][]*Recording
-	for i, f := range []string{"a", "b"} {
-		recs, err := ReadRecordings("../testdata/noise/emeraldrapids-kvm-8jobs-" + f + ".jsonl.gz")
+	var results [2]map[string]float64
+	if env := os.Getenv("PORTLAB_REPLAY"); env != "" {
+		files := strings.Split(env, ",")
+		if len(files) != 2 {
+			t.Fatalf("PORTLAB_REPLAY=%s: want two recording files, comma-separated", env)
+		}
+		for i, f := range files {
+			recs, err := ReadRecordings(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs[i], results[i] = firstsAndResults(recs)
+		}
+	} else {
+		for i, f := range []string{"a", "b"} {
+			recs, err := ReadRecordings("../testdata/noise/emeraldrapids-kvm-8jobs-" + f + ".jsonl.gz")
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs[i] = recs
+		}
+		data, err := os.ReadFile("../testdata/noise/emeraldrapids-kvm-8jobs.results.json")
 		if err != nil {
 			t.Fatal(err)
 		}
-		runs[i] = recs
-	}
-	data, err := os.ReadFile("../testdata/noise/emeraldrapids-kvm-8jobs.results.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var reported struct{ A, B []float64 }
-	if err := json.Unmarshal(data, &reported); err != nil {
-		t.Fatal(err)
-	}
-	results := [2][]float64{reported.A, reported.B}
-	for i := range 2 {
-		if len(runs[i]) != len(runs[0]) || len(results[i]) != len(runs[0]) {
-			t.Fatalf("run %d: %d recordings and %d results, want %d of each", i, len(runs[i]), len(results[i]), len(runs[0]))
+		var reported struct{ A, B []float64 }
+		if err := json.Unmarshal(data, &reported); err != nil {
+			t.Fatal(err)
 		}
-	}
-	for k := range runs[0] {
-		if a, b := runs[0][k], runs[1][k]; a.Name != b.Name || a.Source != b.Source || len(a.Timings) != 88 || len(b.Timings) != 88 {
-			t.Fatalf("recording %d: %s (%d timings) and %s (%d): want one benchmark in eight jobs of 11 in both runs", k+1, a.Name, len(a.Timings), b.Name, len(b.Timings))
+		for i, vals := range [][]float64{reported.A, reported.B} {
+			if len(runs[i]) != len(runs[0]) || len(vals) != len(runs[0]) {
+				t.Fatalf("run %d: %d recordings and %d results, want %d of each", i, len(runs[i]), len(vals), len(runs[0]))
+			}
+			results[i] = map[string]float64{}
+			for k, v := range vals {
+				if v > 0 {
+					results[i][benchmarkKey(runs[i][k])] = v
+				}
+			}
+		}
+		for k := range runs[0] {
+			if a, b := runs[0][k], runs[1][k]; a.Name != b.Name || a.Source != b.Source || len(a.Timings) != 88 || len(b.Timings) != 88 {
+				t.Fatalf("recording %d: %s (%d timings) and %s (%d): want one benchmark in eight jobs of 11 in both runs", k+1, a.Name, len(a.Timings), b.Name, len(b.Timings))
+			}
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-24s %-5s %9s %9s %9s %8s\n", "rule", "run", "converged", "mean jobs", "compared", "off >1%")
+	fmt.Fprintf(&b, "%-32s %-3s %4s %10s %9s %8s %10s\n", "rule", "run", "jobs", "converged", "mean jobs", "compared", "off >1%")
 	got := map[string][2]replayed{}
 	for _, rule := range uncertaintyRules {
-		var pair [2]replayed
-		for i := range 2 {
-			pair[i] = replay(rule, runs[i], results[1-i], 11)
-			p := pair[i]
-			fmt.Fprintf(&b, "%-24s %-5s %4d/%-4d %9.2f %9d %4d %4.1f%%\n", rule.name, []string{"A", "B"}[i], p.converged, len(runs[i]),
-				float64(p.jobs)/float64(max(p.converged, 1)), p.compared, p.off, 100*float64(p.off)/float64(max(p.compared, 1)))
+		for _, jobs := range []int{5, 8} {
+			var pair [2]replayed
+			for i := range 2 {
+				pair[i] = replay(rule, runs[i], results[1-i], 11, jobs)
+				p := pair[i]
+				fmt.Fprintf(&b, "%-32s %-3s %4d %5d/%-4d %9.2f %8d %4d %4.1f%%\n", rule.name, []string{"A", "B"}[i], jobs, p.converged, len(runs[i]),
+					float64(p.jobs)/float64(max(p.converged, 1)), p.compared, p.off, 100*float64(p.off)/float64(max(p.compared, 1)))
+			}
+			if jobs == 8 {
+				got[rule.name] = pair
+			}
 		}
-		got[rule.name] = pair
 	}
 	t.Log("\n" + b.String())
+	if os.Getenv("PORTLAB_REPLAY") != "" {
+		return
+	}
 	share := func(p replayed) float64 { return float64(p.off) / float64(max(p.compared, 1)) }
 	eng := got["engine"]
 	if n := eng[0].compared + eng[1].compared; n < 250 {
