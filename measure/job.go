@@ -914,10 +914,12 @@ func (e *Engine) establishReference(o Options) {
 	e.referencing = true
 	defer func() { e.referencing = false }()
 	snips, ro := referenceCall(o)
-	start := time.Now()
+	start, jobs := time.Now(), e.Stats.Jobs
 	for e.tpRef.Notes() < referenceNotes && time.Since(start) < referenceBudget {
 		e.MeasureAll(snips, ro, nil)
 	}
+	e.Stats.Reference += time.Since(start)
+	e.Stats.ReferenceJobs += e.Stats.Jobs - jobs
 }
 
 // referenceCall is what establishReference measures: the canary's adds,

@@ -187,12 +187,21 @@ type EngineStats struct {
 	Running    time.Duration // in the worker
 	Waiting    time.Duration // backing off before a retry, with nothing else to measure
 	Assembling time.Duration // in the assembler
+	// Reference and ReferenceJobs are the time and the jobs (counted in
+	// Jobs too) of the run's canary reference warm-up
+	// (Engine.establishReference).
+	Reference     time.Duration
+	ReferenceJobs int
 }
 
 // String is a one-line account of the engine's time.
 func (s EngineStats) String() string {
 	r := func(d time.Duration) time.Duration { return d.Round(100 * time.Millisecond) }
-	return fmt.Sprintf("%d jobs (%d of them retries of disturbed ones): %v running, %v waiting before retries, %v assembling", s.Jobs, s.Retries, r(s.Running), r(s.Waiting), r(s.Assembling))
+	line := fmt.Sprintf("%d jobs (%d of them retries of disturbed ones): %v running, %v waiting before retries, %v assembling", s.Jobs, s.Retries, r(s.Running), r(s.Waiting), r(s.Assembling))
+	if s.ReferenceJobs > 0 {
+		line += fmt.Sprintf("; the canary reference took %d of the jobs and %v", s.ReferenceJobs, s.Reference.Round(10*time.Millisecond))
+	}
+	return line
 }
 
 // Close stops the worker and lets go of the CPU.

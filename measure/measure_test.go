@@ -585,6 +585,9 @@ func TestReferenceBeforeTheFirstEstimate(t *testing.T) {
 	if e.Recorder.Written != 1 {
 		t.Errorf("%d measurements recorded, want the snippet's alone", e.Recorder.Written)
 	}
+	if s := e.Stats; s.ReferenceJobs < referenceNotes || s.ReferenceJobs >= s.Jobs || s.Reference <= 0 || s.Reference > took || !strings.Contains(s.String(), "the canary reference took") {
+		t.Errorf("stats %+v (%q): want the warm-up's %d jobs or more, and its time, counted apart", s, s.String(), referenceNotes)
+	}
 }
 
 // With MinJobs every benchmark runs that many jobs before its convergence
