@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os/exec"
 	"slices"
@@ -568,11 +569,8 @@ func TestMeasureCallsShareOneSchedule(t *testing.T) {
 // adds until the reference has counted referenceNotes jobs (or its budget
 // is spent), and records none of those measurements.
 func TestReferenceBeforeTheFirstEstimate(t *testing.T) {
-	base, _ := hostEngine(t)
 	var buf strings.Builder
-	e := &Engine{Asm: base.Asm, Runner: jit.NewRunner(jit.DefaultCPU()), Host: base.Host,
-		Recorder: &Recorder{W: &buf, All: true}}
-	defer e.Runner.Close()
+	e := recordingEngine(t, &buf)
 	start := time.Now()
 	ms := e.MeasureAll([]*Snippet{snippet(t, "add rax, rax")}, Options{}, nil)
 	took := time.Since(start)
@@ -595,11 +593,8 @@ func TestReferenceBeforeTheFirstEstimate(t *testing.T) {
 // and its recording holds every repetition of them, with the measured
 // code.
 func TestMinJobsRecordsEveryJob(t *testing.T) {
-	base, _ := hostEngine(t)
 	var buf strings.Builder
-	e := &Engine{Asm: base.Asm, Runner: jit.NewRunner(jit.DefaultCPU()), Host: base.Host,
-		Recorder: &Recorder{W: &buf, All: true}}
-	defer e.Runner.Close()
+	e := recordingEngine(t, &buf)
 	o := Options{Reps: 5, MinJobs: 3, MaxRetries: 4, Group: 2}
 	ms := e.MeasureAll([]*Snippet{snippet(t, "add rax, rax"), snippet(t, "imul rax, rax")}, o, nil)
 	for _, m := range ms {
@@ -630,4 +625,14 @@ func TestMinJobsRecordsEveryJob(t *testing.T) {
 			t.Errorf("recording of %q: %d timings, want %d", m.Snippet.Source, len(recs[i].Timings), m.Reps)
 		}
 	}
+}
+
+// recordingEngine is a fresh engine (its own worker, no canary reference
+// yet) that records every benchmark into w.
+func recordingEngine(t *testing.T, w io.Writer) *Engine {
+	base, _ := hostEngine(t)
+	e := &Engine{Asm: base.Asm, Runner: jit.NewRunner(jit.DefaultCPU()), Host: base.Host,
+		Recorder: &Recorder{W: w, All: true}}
+	t.Cleanup(func() { e.Runner.Close() })
+	return e
 }

@@ -191,6 +191,32 @@ func (l Layout) value(f floors) (v, lat, tp, ticksPerCycle float64) {
 	return v, lat, tp, ticksPerCycle
 }
 
+// floorMoves returns how far the value and the throughput canary move
+// when one floor of f1 in turn is replaced by the same point's in next:
+// the calibration at n and 2n, the snippet at n and 2n, the loop variant,
+// the latency canary at n and 2n, the throughput canary at n and 2n.
+func (l Layout) floorMoves(f1, next floors) (value, tp [9]float64) {
+	v, _, t, _ := l.value(f1)
+	for i := range 9 {
+		g := f1
+		switch i {
+		case 0, 1:
+			g.calib[i] = next.calib[i]
+		case 2, 3:
+			g.snip[i-2] = next.snip[i-2]
+		case 4:
+			g.alt = next.alt
+		case 5, 6:
+			g.lat[i-5] = next.lat[i-5]
+		case 7, 8:
+			g.tp[i-7] = next.tp[i-7]
+		}
+		w, _, wt, _ := l.value(g)
+		value[i], tp[i] = math.Abs(w-v), math.Abs(wt-t)
+	}
+	return value, tp
+}
+
 // Estimate computes the estimate of a benchmark's repetitions (see the
 // type's comment for the method).
 func (l Layout) Estimate(ts []Timing) Estimate {
@@ -206,28 +232,14 @@ func (l Layout) Estimate(ts []Timing) Estimate {
 	}
 	// How far the estimate moves when one point's floor is its next-fewest
 	// sample: each point on its own, the moves summed.
-	f2 := kthFloors(ts, 2)
+	moves, tpMoves := l.floorMoves(f1, kthFloors(ts, 2))
 	u, utp := 0.0, 0.0
 	for i := range 9 {
-		g := f1
-		switch i {
-		case 0, 1:
-			g.calib[i] = f2.calib[i]
-		case 2, 3:
-			g.snip[i-2] = f2.snip[i-2]
-		case 4:
-			g.alt = f2.alt
-		case 5, 6:
-			g.lat[i-5] = f2.lat[i-5]
-		case 7, 8:
-			g.tp[i-7] = f2.tp[i-7]
-		}
-		w, _, wtp, _ := l.value(g)
 		if i < 5 {
-			u += math.Abs(w - v)
+			u += moves[i]
 		}
 		if i < 2 || i >= 7 {
-			utp += math.Abs(wtp - tp)
+			utp += tpMoves[i]
 		}
 	}
 	e.TpUncertainty = utp

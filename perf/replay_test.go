@@ -24,25 +24,15 @@ type uncertaintyRule struct {
 	recent bool
 }
 
-// moves returns the estimate from the fewest samples, and how far it moves
-// when each of the five snippet and calibration floors in turn is its
-// k-th fewest instead (next: which sample stands in for a floor).
+// moves returns the estimate from the fewest samples, the latency
+// canary, and how far the estimate moves when each of the five snippet and
+// calibration floors in turn is next's instead (which sample stands in for
+// a floor: the second fewest, the third, ...).
 func moves(l Layout, ts []Timing, next floors) (v, lat float64, m [5]float64) {
 	f1 := kthFloors(ts, 1)
 	v, lat, _, _ = l.value(f1)
-	for i := range 5 {
-		g := f1
-		switch i {
-		case 0, 1:
-			g.calib[i] = next.calib[i]
-		case 2, 3:
-			g.snip[i-2] = next.snip[i-2]
-		case 4:
-			g.alt = next.alt
-		}
-		w, _, _, _ := l.value(g)
-		m[i] = math.Abs(w - v)
-	}
+	all, _ := l.floorMoves(f1, next)
+	copy(m[:], all[:5])
 	return v, lat, m
 }
 
