@@ -1,7 +1,6 @@
 package measure
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -605,13 +604,9 @@ func TestMinJobsRecordsEveryJob(t *testing.T) {
 			t.Errorf("%q: %d repetitions; want %d jobs of %d at least, %d at most", m.Snippet.Source, m.Reps, o.MinJobs, o.Reps, 1+o.MaxRetries)
 		}
 	}
-	var recs []*perf.Recording
-	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
-		r := &perf.Recording{}
-		if err := json.Unmarshal([]byte(line), r); err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, r)
+	recs, err := perf.DecodeRecordings(strings.NewReader(buf.String()), "the recording")
+	if err != nil {
+		t.Fatal(err)
 	}
 	if len(recs) != len(ms) {
 		t.Fatalf("%d recordings, want %d", len(recs), len(ms))

@@ -57,11 +57,18 @@ func ReadRecordings(path string) ([]*Recording, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var in io.Reader = bufio.NewReader(f)
-	if magic, _ := in.(*bufio.Reader).Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(in)
+	return DecodeRecordings(f, path)
+}
+
+// DecodeRecordings reads recordings from r as ReadRecordings reads a
+// file; name is what its errors call the input.
+func DecodeRecordings(r io.Reader, name string) ([]*Recording, error) {
+	br := bufio.NewReader(r)
+	var in io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
+			return nil, fmt.Errorf("%s: %v", name, err)
 		}
 		defer zr.Close()
 		in = zr
@@ -77,15 +84,15 @@ func ReadRecordings(path string) ([]*Recording, error) {
 		}
 		r := &Recording{}
 		if err := json.Unmarshal(sc.Bytes(), r); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
 		}
 		if len(r.Timings) == 0 || r.Instructions <= 0 || r.Layout.CalibSpan <= 0 || r.Layout.Span <= 0 {
-			return nil, fmt.Errorf("%s:%d: recording %q has no timings, instructions or layout", path, line, r.Name)
+			return nil, fmt.Errorf("%s:%d: recording %q has no timings, instructions or layout", name, line, r.Name)
 		}
 		out = append(out, r)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -52,7 +53,7 @@ func otherJobFloors(ts []Timing, jobLen int) floors {
 	other := func(get func(Timing) []float64, floor float64) float64 {
 		job := -1
 		for i, t := range ts {
-			if job < 0 && slicesContains(get(t), floor) {
+			if job < 0 && slices.Contains(get(t), floor) {
 				job = i / jobLen
 			}
 		}
@@ -75,15 +76,6 @@ func otherJobFloors(ts []Timing, jobLen int) floors {
 	}
 	f.alt = f1.alt
 	return f
-}
-
-func slicesContains(v []float64, x float64) bool {
-	for _, y := range v {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 var uncertaintyRules = []uncertaintyRule{
