@@ -36,6 +36,17 @@ func CPULockPath(cpu int) string {
 // holds it; waiting, if non-nil, is told who holds it before the wait. The
 // returned release gives it back (this process's engines share one lock).
 func LockCPU(cpu int, waiting func(holder string)) (release func(), err error) {
+	release, _, err = lockCPU(cpu, true, waiting)
+	return release, err
+}
+
+// TryLockCPU takes the measuring lock of cpu if no other process holds
+// it; ok is false (and release nil) when one does.
+func TryLockCPU(cpu int) (release func(), ok bool, err error) {
+	return lockCPU(cpu, false, nil)
+}
+
+func lockCPU(cpu int, wait bool, waiting func(holder string)) (release func(), ok bool, err error) {
 	cpuLocks.mu.Lock()
 	defer cpuLocks.mu.Unlock()
 	if cpuLocks.held == nil {
@@ -43,24 +54,28 @@ func LockCPU(cpu int, waiting func(holder string)) (release func(), err error) {
 	}
 	if l, ok := cpuLocks.held[cpu]; ok {
 		l.refs++
-		return releaser(cpu), nil
+		return releaser(cpu), true, nil
 	}
 	path := CPULockPath(cpu)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {
-		return nil, fmt.Errorf("the measuring lock of CPU %d: %v", cpu, err)
+		return nil, false, fmt.Errorf("the measuring lock of CPU %d: %v", cpu, err)
 	}
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		if err != unix.EWOULDBLOCK {
 			f.Close()
-			return nil, fmt.Errorf("the measuring lock of CPU %d (%s): %v", cpu, path, err)
+			return nil, false, fmt.Errorf("the measuring lock of CPU %d (%s): %v", cpu, path, err)
+		}
+		if !wait {
+			f.Close()
+			return nil, false, nil
 		}
 		if waiting != nil {
 			waiting(lockHolder(path))
 		}
 		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
 			f.Close()
-			return nil, fmt.Errorf("the measuring lock of CPU %d (%s): %v", cpu, path, err)
+			return nil, false, fmt.Errorf("the measuring lock of CPU %d (%s): %v", cpu, path, err)
 		}
 	}
 	// Say who holds it, for the next one to wait.
@@ -68,7 +83,7 @@ func LockCPU(cpu int, waiting func(holder string)) (release func(), err error) {
 		_, _ = f.WriteAt([]byte(fmt.Sprintf("%d %s\n", os.Getpid(), strings.Join(os.Args, " "))), 0)
 	}
 	cpuLocks.held[cpu] = &cpuLock{f: f, refs: 1}
-	return releaser(cpu), nil
+	return releaser(cpu), true, nil
 }
 
 func releaser(cpu int) func() {

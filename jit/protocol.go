@@ -30,6 +30,10 @@ type Job struct {
 	// CacheCounters adds the validation counters (L1d, LLC and dTLB read
 	// misses per repetition), as llvm-exegesis's --validation-counter does.
 	CacheCounters bool
+	// Move asks the worker to move its measuring thread onto CPU before
+	// the job, and its other threads off it (Runner.MoveTo).
+	Move bool
+	CPU  int
 }
 
 // Func is one harness function in Job.Code.
@@ -89,6 +93,7 @@ type Result struct {
 	CounterErr      string // why hardware counters were not used
 	SoftwareErr     string // why software counters were not used
 	Err             string // a failure that is not a crash (bad job, mmap failure)
+	CPU             int    // the CPU the job ran on, as the kernel says at its end (-1: unknown)
 }
 
 // message is what the worker sends: first the code base (before running

@@ -39,6 +39,22 @@ type Runner struct {
 
 	// Restarts counts workers replaced after a crash or timeout.
 	Restarts int
+	// moved is set when CPU changed while a worker ran: its next job
+	// carries the move.
+	moved bool
+}
+
+// MoveTo makes cpu the worker's CPU from the next job on: this process's
+// threads leave it (moveOffCPU), and a running worker moves its
+// measuring thread there before that job, its other threads off it. A
+// runner that is not pinned (CPU < 0) stays unpinned.
+func (r *Runner) MoveTo(cpu int) {
+	if r.CPU < 0 || cpu < 0 || cpu == r.CPU {
+		return
+	}
+	r.CPU = cpu
+	moveOffCPU(cpu)
+	r.moved = r.cmd != nil
 }
 
 // DefaultCPU is the highest-numbered CPU this process may run on (its
@@ -85,10 +101,15 @@ func threadCPUs(tid int) []int {
 // worker started afterwards inherits the narrowed mask, so its own runtime
 // threads stay off cpu too; it pins its measuring thread back onto cpu. A
 // process allowed no other CPU is left as it is.
-func moveOffCPU(cpu int) {
+func moveOffCPU(cpu int) { moveThreadsOff(startCPUs, cpu, 0) }
+
+// moveThreadsOff moves every thread of this process but keep (a thread
+// ID; 0 keeps none) onto the CPUs of cpus other than cpu; with no other
+// CPU it leaves them as they are.
+func moveThreadsOff(cpus []int, cpu, keep int) {
 	var others unix.CPUSet
 	n := 0
-	for _, c := range startCPUs {
+	for _, c := range cpus {
 		if c != cpu {
 			others.Set(c)
 			n++
@@ -102,7 +123,7 @@ func moveOffCPU(cpu int) {
 		return
 	}
 	for _, t := range tasks {
-		if tid, err := strconv.Atoi(t.Name()); err == nil {
+		if tid, err := strconv.Atoi(t.Name()); err == nil && tid != keep {
 			// A thread that has just exited (ESRCH) needs nothing; any
 			// other failure leaves that thread where it was, which only
 			// costs quiet.
@@ -287,7 +308,10 @@ func (r *Runner) Run(job *Job) (*Result, error) {
 		if err := r.start(); err != nil {
 			return nil, err
 		}
+		r.moved = false
 	}
+	job.Move, job.CPU = r.moved, r.CPU
+	r.moved = false
 	type reply struct {
 		msg message
 		err error

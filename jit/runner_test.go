@@ -93,7 +93,9 @@ func TestWorkerRejectsBadJobs(t *testing.T) {
 
 // A runner keeps its measuring CPU to the worker's measuring thread: every
 // thread of this process and every other thread of the worker is moved
-// onto the other CPUs.
+// onto the other CPUs. Moved to another CPU (Runner.MoveTo), the running
+// worker measures there from its next job on, and the threads make way
+// again.
 func TestMeasuringCPUIsTheWorkersAlone(t *testing.T) {
 	needAs(t)
 	cpus := AllowedCPUs()
@@ -103,32 +105,49 @@ func TestMeasuringCPUIsTheWorkersAlone(t *testing.T) {
 	cpu := DefaultCPU()
 	r := NewRunner(cpu)
 	defer r.Close()
-	if _, err := r.Run(job(t, &Assembler{Path: "as"}, "add rax, rcx")); err != nil {
-		t.Fatal(err)
-	}
-	if got := AllowedCPUs(); !slices.Equal(got, cpus) {
-		t.Errorf("AllowedCPUs changed from %v to %v: it must stay the start-up mask", cpus, got)
-	}
-	onlyCPU, besideCPU := 0, 0
-	for _, pid := range []int{os.Getpid(), r.cmd.Process.Pid} {
-		tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	j := job(t, &Assembler{Path: "as"}, "add rax, rcx")
+	check := func(cpu int) {
+		t.Helper()
+		res, err := r.Run(j)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, task := range tasks {
-			tid, _ := strconv.Atoi(task.Name())
-			mask := threadCPUs(tid)
-			switch {
-			case len(mask) == 1 && mask[0] == cpu && pid != os.Getpid():
-				onlyCPU++
-			case slices.Contains(mask, cpu):
-				besideCPU++
-				t.Errorf("thread %d of process %d may run on %v, the measuring CPU among them", tid, pid, mask)
+		if res.CPU != cpu {
+			t.Errorf("the job ran on CPU %d, want %d", res.CPU, cpu)
+		}
+		onlyCPU := 0
+		for _, pid := range []int{os.Getpid(), r.cmd.Process.Pid} {
+			tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, task := range tasks {
+				tid, _ := strconv.Atoi(task.Name())
+				mask := threadCPUs(tid)
+				switch {
+				case len(mask) == 1 && mask[0] == cpu && pid != os.Getpid():
+					onlyCPU++
+				case slices.Contains(mask, cpu):
+					t.Errorf("thread %d of process %d may run on %v, the measuring CPU %d among them", tid, pid, mask, cpu)
+				}
 			}
 		}
+		if onlyCPU != 1 {
+			t.Errorf("%d worker threads pinned to CPU %d, want exactly the measuring one", onlyCPU, cpu)
+		}
 	}
-	if onlyCPU != 1 {
-		t.Errorf("%d worker threads pinned to CPU %d, want exactly the measuring one", onlyCPU, cpu)
+	check(cpu)
+	if got := AllowedCPUs(); !slices.Equal(got, cpus) {
+		t.Errorf("AllowedCPUs changed from %v to %v: it must stay the start-up mask", cpus, got)
+	}
+	pid := r.PID()
+	other := cpus[0]
+	r.MoveTo(other)
+	check(other)
+	r.MoveTo(cpu)
+	check(cpu)
+	if r.PID() != pid {
+		t.Errorf("the worker was replaced (pid %d, then %d): a move must not restart it", pid, r.PID())
 	}
 }
 

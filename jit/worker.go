@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -56,7 +57,13 @@ func workerMain(cpu int, in io.Reader, out io.Writer) int {
 		fmt.Fprintf(os.Stderr, "portlab worker: %v\n", err)
 		return 3
 	}
-	w := &worker{}
+	w := &worker{cpu: cpu, cpus: AllowedCPUs()}
+	if cpu >= 0 && !slices.Contains(w.cpus, cpu) {
+		// The process started with its parent's mask, which leaves out the
+		// measuring CPU (moveOffCPU).
+		w.cpus = append(w.cpus, cpu)
+		slices.Sort(w.cpus)
+	}
 	defer w.close()
 	dec := gob.NewDecoder(bufio.NewReader(in))
 	bw := bufio.NewWriter(out)
@@ -69,6 +76,17 @@ func workerMain(cpu int, in io.Reader, out io.Writer) int {
 			}
 			fmt.Fprintf(os.Stderr, "portlab worker: reading job: %v\n", err)
 			return 3
+		}
+		if job.Move && job.CPU != w.cpu {
+			if err := w.moveTo(job.CPU); err != nil {
+				if err := enc.Encode(message{Result: &Result{Err: err.Error()}}); err != nil {
+					return 3
+				}
+				if err := bw.Flush(); err != nil {
+					return 3
+				}
+				continue
+			}
 		}
 		res := w.run(&job, func(base uint64) {
 			enc.Encode(message{Base: base})
@@ -84,6 +102,8 @@ func workerMain(cpu int, in io.Reader, out io.Writer) int {
 }
 
 type worker struct {
+	cpu            int   // the measuring thread's CPU (-1: not pinned)
+	cpus           []int // the CPUs this worker may use, the measuring one included
 	counters       *perf.Counters
 	cacheCounters  bool // counters were opened with the cache group
 	cacheErr       string
@@ -91,6 +111,20 @@ type worker struct {
 	countersOpened bool
 	stack          []byte
 	ctx            []byte
+}
+
+// moveTo pins the measuring thread (the calling one, locked to its
+// goroutine) to cpu and the worker's other threads (the Go runtime's) to
+// its other CPUs, as the runner started it on its first CPU.
+func (w *worker) moveTo(cpu int) error {
+	var set unix.CPUSet
+	set.Set(cpu)
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		return fmt.Errorf("moving the worker to CPU %d: %v", cpu, err)
+	}
+	w.cpu = cpu
+	moveThreadsOff(w.cpus, cpu, unix.Gettid())
+	return nil
 }
 
 func (w *worker) close() {
@@ -433,7 +467,18 @@ func (w *worker) run(job *Job, announce func(base uint64)) *Result {
 		}
 	}
 	res.CodeBase = base
+	res.CPU = currentCPU()
 	return res
+}
+
+// currentCPU is the CPU the calling thread runs on (getcpu), -1 if the
+// kernel does not say.
+func currentCPU() int {
+	var cpu uint32
+	if _, _, errno := unix.RawSyscall(unix.SYS_GETCPU, uintptr(unsafe.Pointer(&cpu)), 0, 0); errno != 0 {
+		return -1
+	}
+	return int(cpu)
 }
 
 func put64(b []byte, v uint64) {

@@ -3,30 +3,31 @@ package measure
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"portlab/hostcpu"
 	"portlab/jit"
 )
 
 // NewHostEngine returns an engine for this machine: GNU as from PATH with
-// the on-disk cache, a worker pinned to cpu (jit.DefaultCPU() when cpu < 0),
-// and the host's features and TSC frequency.
+// the on-disk cache, the host's features and TSC frequency, and a worker
+// pinned to cpu. With cpu < 0 the engine starts on jit.DefaultCPU() and
+// measures on every CPU of the process's mask that has the same kind of
+// core (jit.SameCoreCPUs) and that no other portlab process measures on,
+// one at a time, moving on after a job beside a busy sibling
+// (Engine.SetCPUs).
 func NewHostEngine(cpu int) (*Engine, *hostcpu.Info, error) {
 	info, err := hostcpu.Detect()
 	if err != nil {
 		return nil, nil, err
 	}
-	if cpu < 0 {
+	pinned := cpu >= 0
+	if !pinned {
 		cpu = jit.DefaultCPU()
 	}
-	if allowed := jit.AllowedCPUs(); len(allowed) > 0 {
-		ok := false
-		for _, c := range allowed {
-			ok = ok || c == cpu
-		}
-		if !ok {
-			return nil, nil, fmt.Errorf("--cpu %d: this process may run on CPUs %v only", cpu, allowed)
-		}
+	allowed := jit.AllowedCPUs()
+	if len(allowed) > 0 && !slices.Contains(allowed, cpu) {
+		return nil, nil, fmt.Errorf("--cpu %d: this process may run on CPUs %v only", cpu, allowed)
 	}
 	asm := jit.NewAssembler()
 	if _, err := asm.Version(); err != nil {
@@ -40,7 +41,30 @@ func NewHostEngine(cpu int) (*Engine, *hostcpu.Info, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	r := jit.NewRunner(cpu)
-	return &Engine{Asm: asm, Runner: r, Host: Host{Has: info.Has, TSCHz: float64(info.TSCHz), CPU: info.Microarch},
-		unlock: unlock}, info, nil
+	cpus, unlocks := []int{cpu}, []func(){unlock}
+	if !pinned {
+		for _, c := range jit.SameCoreCPUs(cpu, allowed) {
+			if c == cpu {
+				continue
+			}
+			release, ok, err := jit.TryLockCPU(c)
+			if err != nil {
+				for _, u := range unlocks {
+					u()
+				}
+				return nil, nil, err
+			}
+			if ok {
+				cpus, unlocks = append(cpus, c), append(unlocks, release)
+			}
+		}
+	}
+	e := &Engine{Asm: asm, Runner: jit.NewRunner(cpu), Host: Host{Has: info.Has, TSCHz: float64(info.TSCHz), CPU: info.Microarch},
+		unlock: func() {
+			for _, u := range unlocks {
+				u()
+			}
+		}}
+	e.SetCPUs(cpus)
+	return e, info, nil
 }

@@ -435,7 +435,7 @@ func (e *Engine) passRunner(pass int) *jit.Runner {
 		return e.Runner
 	}
 	for len(e.passRunners) < pass {
-		r := jit.NewRunner(e.Runner.CPU)
+		r := jit.NewRunner(e.CPU())
 		r.Timeout, r.Exe = e.Runner.Timeout, e.Runner.Exe
 		e.passRunners = append(e.passRunners, r)
 	}
@@ -741,10 +741,15 @@ func (e *Engine) runGroups(groups []*groupRun, o Options, attempt func(*groupRun
 func (e *Engine) attempt(g *groupRun, o Options) (again bool, spawned []*groupRun) {
 	e.layOut(g, o)
 	runner := e.passRunner(g.pass)
+	cpu := e.CPU()
+	runner.MoveTo(cpu)
 	runStart := time.Now()
 	res, err := runner.Run(g.l.job)
 	e.Stats.Running += time.Since(runStart)
 	e.Stats.Jobs++
+	if res != nil && res.CPU >= 0 {
+		cpu = res.CPU // where the kernel says it ran
+	}
 	g.attempt++
 	for _, m := range g.ms {
 		m.Worker = runner.PID()
@@ -822,6 +827,7 @@ func (e *Engine) attempt(g *groupRun, o Options) (again bool, spawned []*groupRu
 		}
 		if k == 0 {
 			e.tpRef.Note(g.layout[k].Estimate(ts))
+			e.afterJob(cpu, g.layout[k].BusyShare(ts, e.tpRef.Value()))
 		}
 	}
 	if g.attempt < o.MinJobs {

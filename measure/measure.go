@@ -2,6 +2,9 @@ package measure
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"portlab/jit"
@@ -176,8 +179,67 @@ type Engine struct {
 	// Stats accounts for the engine's time, so a slow run can say whether
 	// it measured, assembled or waited for a quiet machine.
 	Stats EngineStats
-	// unlock releases the measuring lock of the runner's CPU (jit.LockCPU).
+	// unlock releases the measuring locks of the engine's CPUs
+	// (jit.LockCPU).
 	unlock func()
+	// cpus are the CPUs the engine measures on, one at a time (SetCPUs);
+	// cur indexes the one it measures on now.
+	cpus []int
+	cur  int
+}
+
+// MoveAbove is the share of a job's repetitions beside a busy sibling
+// (perf.Layout.BusyShare) above which an engine with several CPUs
+// measures its next job on the next one. On the Emerald Rapids guest
+// (2026-11-28) the neighbours of its two vCPUs came and went
+// independently of each other (their slow shares in 10 ms windows
+// correlated at -0.13 to 0.06), and in a 12-second trace where CPU 1
+// ran its canary slow in 93 % of the windows and CPU 0 in 58 %, moving
+// after a window more than half slow would have run slow in 54 %, one
+// point from choosing the quieter CPU every window with hindsight.
+const MoveAbove = 0.5
+
+// SetCPUs makes the engine measure on cpus, one at a time, starting on
+// the first: it moves to the next after a job whose repetitions mostly
+// ran beside a busy sibling (MoveAbove), and stays while they run
+// quiet. The caller holds their measuring locks (jit.LockCPU). One CPU
+// pins it there.
+func (e *Engine) SetCPUs(cpus []int) {
+	e.cpus, e.cur = slices.Clone(cpus), 0
+	if len(cpus) > 0 {
+		e.Runner.MoveTo(cpus[0])
+	}
+}
+
+// CPUs are the CPUs the engine measures on (SetCPUs), the runner's alone
+// when none were set.
+func (e *Engine) CPUs() []int {
+	if len(e.cpus) == 0 {
+		return []int{e.Runner.CPU}
+	}
+	return slices.Clone(e.cpus)
+}
+
+// CPU is the CPU the engine measures its next job on.
+func (e *Engine) CPU() int {
+	if len(e.cpus) == 0 {
+		return e.Runner.CPU
+	}
+	return e.cpus[e.cur]
+}
+
+// afterJob counts a job on its CPU and moves on when most of its
+// repetitions ran beside a busy sibling.
+func (e *Engine) afterJob(cpu int, busy float64) {
+	if e.Stats.JobsOn == nil {
+		e.Stats.JobsOn, e.Stats.BusyOn = map[int]int{}, map[int]float64{}
+	}
+	e.Stats.JobsOn[cpu]++
+	e.Stats.BusyOn[cpu] += busy
+	if len(e.cpus) > 1 && busy > MoveAbove {
+		e.cur = (e.cur + 1) % len(e.cpus)
+		e.Stats.Moves++
+	}
 }
 
 // EngineStats is where an engine's time went.
@@ -192,6 +254,13 @@ type EngineStats struct {
 	// (Engine.establishReference).
 	Reference     time.Duration
 	ReferenceJobs int
+	// Moves counts the engine's moves to another CPU after a busy job
+	// (Engine.SetCPUs); JobsOn the jobs run on each CPU.
+	Moves  int
+	JobsOn map[int]int
+	// BusyOn sums, by CPU, the share of each job's repetitions that ran
+	// beside a busy sibling (perf.Layout.BusyShare).
+	BusyOn map[int]float64
 }
 
 // String is a one-line account of the engine's time.
@@ -200,6 +269,13 @@ func (s EngineStats) String() string {
 	line := fmt.Sprintf("%d jobs (%d of them retries of disturbed ones): %v running, %v waiting before retries, %v assembling", s.Jobs, s.Retries, r(s.Running), r(s.Waiting), r(s.Assembling))
 	if s.ReferenceJobs > 0 {
 		line += fmt.Sprintf("; the canary reference took %d of the jobs and %v", s.ReferenceJobs, s.Reference.Round(10*time.Millisecond))
+	}
+	if len(s.JobsOn) > 1 {
+		var on []string
+		for _, c := range slices.Sorted(maps.Keys(s.JobsOn)) {
+			on = append(on, fmt.Sprintf("%d on CPU %d, %.0f%% busy", s.JobsOn[c], c, 100*s.BusyOn[c]/float64(s.JobsOn[c])))
+		}
+		line += fmt.Sprintf("; moved to another CPU %d times after a busy job (jobs: %s)", s.Moves, strings.Join(on, ", "))
 	}
 	return line
 }

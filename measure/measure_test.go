@@ -631,3 +631,80 @@ func recordingEngine(t *testing.T, w io.Writer) *Engine {
 	t.Cleanup(func() { e.Runner.Close() })
 	return e
 }
+
+// An engine with several CPUs stays on one while its jobs run quiet and
+// moves to the next, round, after a job whose repetitions mostly ran
+// beside a busy sibling. A job runs where the engine is, as the kernel
+// says.
+func TestEngineMovesAfterABusyJob(t *testing.T) {
+	base, _ := hostEngine(t)
+	e := &Engine{Asm: base.Asm, Runner: jit.NewRunner(jit.DefaultCPU()), Host: base.Host}
+	t.Cleanup(func() { e.Runner.Close() })
+	e.SetCPUs([]int{5, 6, 7})
+	for _, c := range []struct {
+		busy float64
+		want int
+	}{{0.2, 5}, {0.5, 5}, {0.9, 6}, {0, 6}, {1, 7}, {0.6, 5}} {
+		e.afterJob(e.CPU(), c.busy)
+		if e.CPU() != c.want {
+			t.Fatalf("after a job %.0f %% busy: CPU %d, want %d", 100*c.busy, e.CPU(), c.want)
+		}
+	}
+	if e.Stats.Moves != 3 || e.Stats.JobsOn[5] != 3 || e.Stats.JobsOn[6] != 2 {
+		t.Errorf("stats %+v: want 3 moves, 3 jobs on CPU 5 and 2 on 6", e.Stats)
+	}
+
+	cpus := jit.AllowedCPUs()
+	if len(cpus) < 2 {
+		t.Skipf("this process may run on %v only: nowhere to move", cpus)
+	}
+	a, b := jit.DefaultCPU(), cpus[0]
+	e.Stats = EngineStats{}
+	e.SetCPUs([]int{a, b})
+	s := snippet(t, "add rax, rcx")
+	o := Options{Mode: "latency", MaxRetries: -1}
+	if m := e.Measure(s, o); m.Err != nil {
+		t.Fatal(m.Err)
+	}
+	if e.Stats.JobsOn[a] == 0 {
+		t.Errorf("jobs by CPU %v: want the first on %d", e.Stats.JobsOn, a)
+	}
+	e.SetCPUs([]int{b, a})
+	if m := e.Measure(s, o); m.Err != nil {
+		t.Fatal(m.Err)
+	}
+	if e.Stats.JobsOn[b] == 0 {
+		t.Errorf("jobs by CPU %v: want the next on %d", e.Stats.JobsOn, b)
+	}
+	if !strings.Contains(e.Stats.String(), fmt.Sprintf("on CPU %d", b)) {
+		t.Errorf("stats line %q does not say where the jobs ran", e.Stats.String())
+	}
+}
+
+// Unpinned, the host engine measures on every allowed CPU of its kind that
+// no other process measures on, starting on the default one; pinned, on
+// that CPU alone.
+func TestHostEngineCPUs(t *testing.T) {
+	e, _ := hostEngine(t)
+	cpus := e.CPUs()
+	if cpus[0] != jit.DefaultCPU() || e.CPU() != cpus[0] && e.Stats.Moves == 0 {
+		t.Errorf("CPUs %v, now %d: want to start on the default CPU %d", cpus, e.CPU(), jit.DefaultCPU())
+	}
+	// Those of the kind missing are measured on by another process.
+	same := jit.SameCoreCPUs(jit.DefaultCPU(), jit.AllowedCPUs())
+	for _, c := range cpus {
+		if !slices.Contains(same, c) {
+			t.Errorf("CPU %d of %v is not among the process's CPUs of the default one's kind, %v", c, cpus, same)
+		}
+	}
+	t.Logf("measuring on CPUs %v of %v", cpus, same)
+	other := jit.AllowedCPUs()[0]
+	p, _, err := NewHostEngine(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if got := p.CPUs(); !slices.Equal(got, []int{other}) {
+		t.Errorf("pinned to %d: CPUs %v", other, got)
+	}
+}

@@ -140,7 +140,7 @@ func (e *Engine) NoiseCheck(d time.Duration, progress func(round int, elapsed ti
 			r.Off = math.Abs(r.Median/r.Known - 1)
 		}
 	}
-	rep.Sound, rep.Verdict = verdict(rep)
+	rep.Sound, rep.Verdict = verdict(rep, len(e.CPUs()) > 1)
 	return rep, nil
 }
 
@@ -148,7 +148,7 @@ func (e *Engine) NoiseCheck(d time.Duration, progress func(round int, elapsed ti
 // 1 %, the middle 80 % of every benchmark's rounds within 1 %, at most one
 // converged round in twenty more than 1 % off, and nine rounds of ten
 // converged.
-func verdict(r *NoiseReport) (bool, string) {
+func verdict(r *NoiseReport, moving bool) (bool, string) {
 	var bad []string
 	slow := false
 	for _, row := range r.Rows {
@@ -167,7 +167,11 @@ func verdict(r *NoiseReport) (bool, string) {
 		}
 	}
 	if len(bad) > 0 {
-		return false, "not sound now: " + strings.Join(bad, "; ") + ". Measure later, or on another CPU (--cpu), and keep the machine otherwise idle."
+		where := ", or on another CPU (--cpu),"
+		if moving {
+			where = "" // it measured on every CPU it may use
+		}
+		return false, "not sound now: " + strings.Join(bad, "; ") + ". Measure later" + where + " and keep the machine otherwise idle."
 	}
 	noisy := r.Disturbed > 0.25 || r.Sibling > perf.DisturbedSlack || r.SiblingMax > 0.05
 	switch {

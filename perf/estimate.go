@@ -302,6 +302,41 @@ func (l Layout) Estimate(ts []Timing) Estimate {
 	return e
 }
 
+// BusyShare is the share of repetitions that ran beside a busy SMT
+// sibling or were switched out: their throughput canary, in cycles at
+// the repetition's own clock (its longer length over the calibration
+// chain's, against the floors of ts), more than SiblingSlack slower than
+// ref, or a context switch or migration. With ref 0 the canary of the
+// floors of ts stands in for it, so a neighbour busy in every repetition
+// goes unseen until the run has a reference (CanaryReference).
+func (l Layout) BusyShare(ts []Timing, ref float64) float64 {
+	if len(ts) == 0 {
+		return 0
+	}
+	f1 := kthFloors(ts, 1)
+	_, _, tp, _ := l.value(f1)
+	if ref <= 0 {
+		ref = tp
+	}
+	// The throughput canary's longer length over the calibration chain's
+	// (ticks over ticks: the clock cancels), or its cycles (counters).
+	ratio := func(tp, calib float64) float64 {
+		if l.Hardware {
+			return tp
+		}
+		return tp / calib
+	}
+	floor := ratio(f1.tp[1], f1.calib[1])
+	busy := 0
+	for _, t := range ts {
+		r := ratio(t.Tp[1], math.Min(t.Calib[0][1], t.Calib[1][1]))
+		if t.ContextSwitches > 0 || t.Migrations > 0 || tp*r/floor > ref*(1+SiblingSlack) {
+			busy++
+		}
+	}
+	return float64(busy) / float64(len(ts))
+}
+
 // CanaryReference is the throughput canary of a run's quiet moments: the
 // canary that CanaryQuantile of its jobs' canaries reach (at least two of
 // them), counted only from jobs whose own canary floors are sure

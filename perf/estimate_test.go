@@ -337,3 +337,49 @@ func TestCanaryClearBothWays(t *testing.T) {
 		}
 	}
 }
+
+// A repetition counts as busy when its throughput canary, at its own
+// clock, runs more than SiblingSlack slower than the reference, or when
+// it was switched out; a slower clock alone (calibration and canary
+// slowed alike) is not a busy sibling.
+func TestBusyShare(t *testing.T) {
+	l := Layout{CalibSpan: 128, LatSpan: 64, TpSpan: 128, Span: 16, Differential: true}
+	slowClock := func(r Timing, f float64) Timing {
+		for i := range r.Calib {
+			for j := range r.Calib[i] {
+				r.Calib[i][j] *= f
+			}
+		}
+		for j := range r.Tp {
+			r.Tp[j] *= f
+			r.Lat[j] *= f
+			r.Snip[j] *= f
+		}
+		return r
+	}
+	busySibling := func(r Timing, f float64) Timing { r.Tp[1] *= f; return r }
+	ts := []Timing{steadyRep(4), slowClock(steadyRep(4), 1.2), slowClock(steadyRep(4), 1.1), busySibling(steadyRep(4), 1.1)}
+	if got := l.BusyShare(ts, 0.25); math.Abs(got-0.25) > 1e-9 {
+		t.Errorf("one slow canary in four: busy share %.3f, want 0.25 (slower clocks are not a sibling)", got)
+	}
+	ts[0].ContextSwitches = 1
+	if got := l.BusyShare(ts, 0.25); math.Abs(got-0.5) > 1e-9 {
+		t.Errorf("and one switched out: busy share %.3f, want 0.5", got)
+	}
+	// A job busy throughout: against its own floor it looks quiet, and
+	// only the run's reference shows it.
+	all := []Timing{busySibling(steadyRep(4), 1.1), busySibling(steadyRep(4), 1.1)}
+	for i := range all {
+		all[i].Tp[1] = (64 + 12) * 0.7 * 1.1
+		all[i].Tp[0] = (32 + 12) * 0.7 * 1.1
+	}
+	if got := l.BusyShare(all, 0); got != 0 {
+		t.Errorf("busy throughout, no reference: %.3f, want 0", got)
+	}
+	if got := l.BusyShare(all, 0.25); got != 1 {
+		t.Errorf("busy throughout, against the reference: %.3f, want 1", got)
+	}
+	if got := l.BusyShare(nil, 0.25); got != 0 {
+		t.Errorf("no repetitions: %.3f", got)
+	}
+}

@@ -48,7 +48,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	maxPasses := fs.Int("max-passes", 0, "sweeps: forms measured in several passes whose passes disagree by more than 2 % get more, up to this many in all (0: none)")
 	rep := fs.String("repetition-mode", "middle-half-duplicate", "duplicate, loop, min, middle-half-duplicate or middle-half-loop")
 	minInstr := fs.Int("min-instructions", 128, "instructions in the short timed body (the long one has twice as many)")
-	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
+	cpu := fs.Int("cpu", -1, cpuFlagHelp)
 	reps := fs.Int("repetitions", 11, "repetitions of the schedule per job (more jobs run until the estimate converges)")
 	minJobs := fs.Int("min-jobs", 0, "run every benchmark in at least this many jobs before judging whether it converged (with --record: recordings that replay the engine's decision job by job; see docs/method.md)")
 	record := fs.String("record", "", recordFlagHelp)

@@ -43,7 +43,7 @@ func runCharacterize(args []string, stdout, stderr io.Writer) error {
 	noPeers := fs.Bool("no-peers", false, "do not score llvm-mca on the kernels")
 	base := fs.String("base", "", "model to start from (default: the imported LLVM model of this CPU or the nearest one)")
 	validation := fs.Int("validation-mixes", 400, "random mixes in the validation draw (never fitted)")
-	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
+	cpu := fs.Int("cpu", -1, cpuFlagHelp)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: portlab characterize [--budget 30m] [-o MODEL] [--resume | --fresh] [flags]")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"portlab/internal/spin"
@@ -20,15 +21,24 @@ type noiseReport struct {
 	Host       string               `json:"host"`
 	Microarch  string               `json:"microarch"`
 	CPU        int                  `json:"cpu"`
+	CPUs       []noiseCPU           `json:"cpus"`
 	Quiet      *measure.NoiseReport `json:"report"`
 	SpinnerCPU int                  `json:"spinner_cpu,omitempty"`
 	Spinner    *measure.NoiseReport `json:"with_spinner,omitempty"`
 	Sibling    *bool                `json:"spinner_is_sibling,omitempty"`
 }
 
+// noiseCPU is how a CPU fared in the check: its jobs, and the share of
+// their repetitions that ran beside a busy sibling.
+type noiseCPU struct {
+	CPU  int     `json:"cpu"`
+	Jobs int     `json:"jobs"`
+	Busy float64 `json:"busy"`
+}
+
 func runNoise(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("noise", stderr)
-	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
+	cpu := fs.Int("cpu", -1, cpuFlagHelp)
 	dur := fs.Duration("duration", 3*time.Second, "how long to measure (at least two rounds)")
 	spinner := fs.Bool("spinner", false, "measure again with a busy loop on another CPU: shows whether that CPU shares a core with the measuring one (SMT sibling)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
@@ -44,7 +54,12 @@ func runNoise(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer eng.Close()
-	rep := noiseReport{Host: info.Signature(), Microarch: info.Microarch, CPU: eng.Runner.CPU}
+	if *spinner {
+		// The busy loop runs on another CPU for the whole check: the
+		// engine stays where it starts.
+		eng.SetCPUs([]int{eng.CPU()})
+	}
+	rep := noiseReport{Host: info.Signature(), Microarch: info.Microarch, CPU: eng.CPU()}
 	note := "portlab noise"
 	if *spinner {
 		note += " --spinner"
@@ -75,9 +90,9 @@ func runNoise(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *spinner {
-		other := spin.Other(eng.Runner.CPU)
+		other := spin.Other(eng.CPU())
 		if other < 0 {
-			return fmt.Errorf("--spinner: this process may run on no CPU but the measuring one (%d)", eng.Runner.CPU)
+			return fmt.Errorf("--spinner: this process may run on no CPU but the measuring one (%d)", eng.CPU())
 		}
 		s, err := spin.Start(other)
 		if err != nil {
@@ -96,16 +111,33 @@ func runNoise(args []string, stdout, stderr io.Writer) error {
 	if err := finishRecording(nil); err != nil {
 		return err
 	}
+	for _, c := range eng.CPUs() {
+		if n := eng.Stats.JobsOn[c]; n > 0 {
+			rep.CPUs = append(rep.CPUs, noiseCPU{CPU: c, Jobs: n, Busy: eng.Stats.BusyOn[c] / float64(n)})
+		}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	fmt.Fprintf(stdout, "%s (%s), measuring on CPU %d\n\n", info.Microarch, info.Signature(), rep.CPU)
-	writeNoise(stdout, rep.Quiet)
+	if cpus := eng.CPUs(); len(cpus) > 1 {
+		fmt.Fprintf(stdout, "%s (%s), measuring on CPUs %s, moving to the next after a job beside a busy sibling\n\n", info.Microarch, info.Signature(), cpuList(cpus))
+	} else {
+		fmt.Fprintf(stdout, "%s (%s), measuring on CPU %d\n\n", info.Microarch, info.Signature(), rep.CPU)
+	}
+	byCPU := ""
+	if len(eng.CPUs()) > 1 {
+		var parts []string
+		for _, c := range rep.CPUs {
+			parts = append(parts, fmt.Sprintf("CPU %d %.0f%% of %d jobs", c.CPU, 100*c.Busy, c.Jobs))
+		}
+		byCPU = fmt.Sprintf("repetitions beside a busy sibling by CPU: %s; moved %d times", strings.Join(parts, ", "), eng.Stats.Moves)
+	}
+	writeNoise(stdout, rep.Quiet, byCPU)
 	if rep.Spinner != nil {
 		fmt.Fprintf(stdout, "\nwith a busy loop on CPU %d:\n\n", rep.SpinnerCPU)
-		writeNoise(stdout, rep.Spinner)
+		writeNoise(stdout, rep.Spinner, "")
 		if *rep.Sibling {
 			fmt.Fprintf(stdout, "\nCPU %d shares a core with CPU %d (the busy loop slowed throughput-bound code): keep it idle while measuring.\n", rep.SpinnerCPU, rep.CPU)
 		} else {
@@ -126,7 +158,7 @@ func spinnerSlows(quiet, spun *measure.NoiseReport) bool {
 	return spun.Sibling > quiet.Sibling+perf.SiblingSlack
 }
 
-func writeNoise(w io.Writer, r *measure.NoiseReport) {
+func writeNoise(w io.Writer, r *measure.NoiseReport, byCPU string) {
 	fmt.Fprintf(w, "%-26s %8s %9s %8s %9s %8s %11s\n", "benchmark", "known", "measured", "spread", "converged", "off >1%", "repetitions")
 	for _, row := range r.Rows {
 		known := "-"
@@ -137,6 +169,9 @@ func writeNoise(w io.Writer, r *measure.NoiseReport) {
 	}
 	fmt.Fprintf(w, "\n%d rounds in %v; %.0f%% of repetitions disturbed; throughput canary slowed %.1f%% in the typical benchmark, %.1f%% at most; core clock moved %.1f%%\n",
 		r.Rounds, r.Duration.Round(100*time.Millisecond), 100*r.Disturbed, 100*r.Sibling, 100*r.SiblingMax, 100*r.Clock)
+	if byCPU != "" {
+		fmt.Fprintln(w, byCPU)
+	}
 	fmt.Fprintln(w, "spread: the middle 80 % of the rounds; off >1%: converged rounds more than 1 % from the median")
 	fmt.Fprintln(w, r.Verdict)
 }

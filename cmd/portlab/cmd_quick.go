@@ -16,7 +16,7 @@ func init() {
 
 func runQuick(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("quick", stderr)
-	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
+	cpu := fs.Int("cpu", -1, cpuFlagHelp)
 	out := fs.String("o", "", "also write the results (exegesis YAML) to this file")
 	record := fs.String("record", "", recordFlagHelp)
 	if err := parseNoArgs(fs, args); err != nil {

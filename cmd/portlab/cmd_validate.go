@@ -27,7 +27,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	jsonOut := fs.Bool("json", false, "print the report as JSON")
 	htmlOut := fs.String("html", "", "also write a self-contained HTML report with scatter plots to this file")
 	hex := fs.Bool("hex", false, "kernel files are hex-encoded blocks, one per line")
-	cpu := fs.Int("cpu", -1, "CPU to pin the measuring worker to (default: the last CPU)")
+	cpu := fs.Int("cpu", -1, cpuFlagHelp)
 	reps := fs.Int("repetitions", 21, "repetitions per kernel measurement")
 	passes := fs.Int("passes", 5, "measure every kernel in this many passes over all of them and keep the median pass (vector code runs slower or faster than its calibration in stretches on some hosts)")
 	maxPasses := fs.Int("max-passes", 15, "kernels whose passes disagree by more than 2 % get more passes, up to this many in all (the median of all is kept)")

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"portlab/hostcpu"
@@ -13,6 +14,21 @@ import (
 )
 
 // recordFlagHelp is the help of --record, shared by the measuring commands.
+// cpuFlagHelp is the --cpu flag of the measuring commands.
+const cpuFlagHelp = "measure on this CPU alone (default: every CPU of the default one's kind that no other portlab process measures on, starting on the last, moving to the next after a job beside a busy sibling)"
+
+// cpuList says a list of CPUs: "1", "1 and 0", "1, 0 and 2".
+func cpuList(cpus []int) string {
+	s := make([]string, len(cpus))
+	for i, c := range cpus {
+		s[i] = strconv.Itoa(c)
+	}
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
 const recordFlagHelp = "write the raw repetitions (calibrations, canaries, timings) of the benchmarks the host disturbed to this file, one JSON line each, for estimator tests (see docs/method.md); a name ending in .gz is gzip-compressed"
 
 // startRecording sets up --record: the engine writes into a temporary file
