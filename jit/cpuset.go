@@ -57,6 +57,22 @@ func sameCoreCPUs(sys string, home int, cpus []int) []int {
 	return slices.Compact(out)
 }
 
+// SMTSiblings lists the CPUs that share cpu's physical core, cpu among
+// them (topology/thread_siblings_list); just cpu where sysfs does not say.
+func SMTSiblings(cpu int) []int { return smtSiblings("/sys", cpu) }
+
+func smtSiblings(sys string, cpu int) []int {
+	b, err := os.ReadFile(filepath.Join(sys, "devices", "system", "cpu", fmt.Sprintf("cpu%d", cpu), "topology", "thread_siblings_list"))
+	if err != nil {
+		return []int{cpu}
+	}
+	list, err := ParseCPUList(strings.TrimSpace(string(b)))
+	if err != nil || !slices.Contains(list, cpu) {
+		return []int{cpu}
+	}
+	return list
+}
+
 // maxCPUs bounds a range of a CPU list (the kernel's own limit is 8,192).
 const maxCPUs = 1 << 16
 

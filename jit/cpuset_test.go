@@ -57,4 +57,11 @@ func TestSameCoreCPUs(t *testing.T) {
 	if got := sameCoreCPUs(sys, 4, []int{1, 3}); !slices.Equal(got, []int{3, 4}) {
 		t.Errorf("home outside the list: %v, want [3 4]", got)
 	}
+	if got := smtSiblings(sys, 3); !slices.Equal(got, []int{3}) {
+		t.Errorf("no thread_siblings_list: %v, want [3]", got)
+	}
+	write("devices/system/cpu/cpu3/topology/thread_siblings_list", "3,7")
+	if got := smtSiblings(sys, 3); !slices.Equal(got, []int{3, 7}) {
+		t.Errorf("siblings of 3: %v, want [3 7]", got)
+	}
 }

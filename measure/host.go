@@ -9,13 +9,20 @@ import (
 	"portlab/jit"
 )
 
+// MoveCPUs is the most CPUs a host engine measures on when not pinned:
+// the default CPU and one more. Two CPUs on two cores came within 1-3
+// points of the quietest choice in hindsight on the traces of
+// docs/benchmarks.md ("Moving between CPUs"), and a process that holds
+// the locks of more leaves fewer to others measuring beside it.
+const MoveCPUs = 2
+
 // NewHostEngine returns an engine for this machine: GNU as from PATH with
 // the on-disk cache, the host's features and TSC frequency, and a worker
 // pinned to cpu. With cpu < 0 the engine starts on jit.DefaultCPU() and
-// measures on every CPU of the process's mask that has the same kind of
-// core (jit.SameCoreCPUs) and that no other portlab process measures on,
-// one at a time, moving on after a job beside a busy sibling
-// (Engine.SetCPUs).
+// also measures on the highest CPU of the process's mask that has the
+// same kind of core (jit.SameCoreCPUs), is on another physical core (not
+// an SMT sibling) and that no other portlab process measures on, one at a
+// time, moving on after a job beside a busy sibling (Engine.SetCPUs).
 func NewHostEngine(cpu int) (*Engine, *hostcpu.Info, error) {
 	info, err := hostcpu.Detect()
 	if err != nil {
@@ -43,9 +50,12 @@ func NewHostEngine(cpu int) (*Engine, *hostcpu.Info, error) {
 	}
 	cpus, unlocks := []int{cpu}, []func(){unlock}
 	if !pinned {
-		for _, c := range jit.SameCoreCPUs(cpu, allowed) {
-			if c == cpu {
-				continue
+		same := jit.SameCoreCPUs(cpu, allowed)
+		siblings := jit.SMTSiblings(cpu)
+		for i := len(same) - 1; i >= 0 && len(cpus) < MoveCPUs; i-- {
+			c := same[i]
+			if slices.Contains(siblings, c) {
+				continue // the same core, the same neighbour
 			}
 			release, ok, err := jit.TryLockCPU(c)
 			if err != nil {

@@ -681,9 +681,9 @@ func TestEngineMovesAfterABusyJob(t *testing.T) {
 	}
 }
 
-// Unpinned, the host engine measures on every allowed CPU of its kind that
-// no other process measures on, starting on the default one; pinned, on
-// that CPU alone.
+// Unpinned, the host engine measures on the default CPU and at most one
+// more of its kind on another core, one no other process measures on;
+// pinned, on that CPU alone.
 func TestHostEngineCPUs(t *testing.T) {
 	e, _ := hostEngine(t)
 	cpus := e.CPUs()
@@ -695,6 +695,14 @@ func TestHostEngineCPUs(t *testing.T) {
 	for _, c := range cpus {
 		if !slices.Contains(same, c) {
 			t.Errorf("CPU %d of %v is not among the process's CPUs of the default one's kind, %v", c, cpus, same)
+		}
+	}
+	if len(cpus) > MoveCPUs {
+		t.Errorf("CPUs %v: more than %d", cpus, MoveCPUs)
+	}
+	for _, c := range cpus[1:] {
+		if slices.Contains(jit.SMTSiblings(cpus[0]), c) {
+			t.Errorf("CPU %d shares a core with CPU %d (%v)", c, cpus[0], jit.SMTSiblings(cpus[0]))
 		}
 	}
 	t.Logf("measuring on CPUs %v of %v", cpus, same)

@@ -15,7 +15,7 @@ import (
 
 // recordFlagHelp is the help of --record, shared by the measuring commands.
 // cpuFlagHelp is the --cpu flag of the measuring commands.
-const cpuFlagHelp = "measure on this CPU alone (default: every CPU of the default one's kind that no other portlab process measures on, starting on the last, moving to the next after a job beside a busy sibling)"
+const cpuFlagHelp = "measure on this CPU alone (default: the last CPU and another of its kind on another core, moving between them away from a busy sibling)"
 
 // cpuList says a list of CPUs: "1", "1 and 0", "1, 0 and 2".
 func cpuList(cpus []int) string {

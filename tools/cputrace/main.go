@@ -1,0 +1,290 @@
+// Command cputrace shows whether a host's CPUs are disturbed together or
+// apart, and what measuring on whichever is quiet would gain: the evidence
+// behind portlab's moving between CPUs (docs/method.md, "Moving between
+// CPUs"). It runs a small C program (harness/trace.c, built with gcc) on every
+// CPU at once for a while: chunks of an add chain (the clock) and twelve
+// add streams (what a busy SMT sibling slows), about 20 us each. A chunk
+// is slow when its streams, against its chain, run more than 3 % slower
+// than the fastest streams against the fastest chain, or when its chain
+// was interrupted. It prints, per window of time, how often each CPU was
+// slow, how the CPUs' slow stretches correlate, and the share of its time
+// a measurement would have run slow staying on each CPU, moving to the
+// next CPU after a window more than half slow (portlab's rule), and on
+// the quieter CPU of every window with hindsight.
+//
+//	go run ./tools/cputrace [-duration 12s] [-window 7ms] [-cpus 0,1]
+//
+// It keeps every CPU it traces busy: run it on an otherwise idle machine,
+// never beside a measurement.
+package main
+
+import (
+	"bufio"
+	_ "embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"portlab/jit"
+)
+
+//go:embed harness/trace.c
+var traceC string
+
+// slowAbove is how much slower than the quiet streams-to-chain ratio a
+// chunk's may be (perf.SiblingSlack); chainAbove how much longer than the
+// fastest chain a chain may take before the chunk counts as interrupted.
+const (
+	slowAbove  = 0.03
+	chainAbove = 0.30
+)
+
+// moveAbove is portlab's rule (measure.MoveAbove): move on after a window
+// more than half slow.
+const moveAbove = 0.5
+
+type chunk struct {
+	tsc           uint64
+	chain, stream float64
+}
+
+// trace is what trace.c printed: the TSC frequency and each CPU's chunks.
+type trace struct {
+	hz     float64
+	chunks map[int][]chunk
+}
+
+func parseTrace(r io.Reader) (*trace, error) {
+	t := &trace{chunks: map[int][]chunk{}}
+	sc := bufio.NewScanner(r)
+	line := 0
+	for sc.Scan() {
+		line++
+		f := strings.Fields(sc.Text())
+		if line == 1 {
+			if len(f) != 2 || f[0] != "tsc_hz" {
+				return nil, fmt.Errorf("trace line 1: %q, want tsc_hz HZ", sc.Text())
+			}
+			hz, err := strconv.ParseFloat(f[1], 64)
+			if err != nil || hz <= 0 {
+				return nil, fmt.Errorf("trace line 1: TSC frequency %q", f[1])
+			}
+			t.hz = hz
+			continue
+		}
+		if len(f) != 4 {
+			return nil, fmt.Errorf("trace line %d: %q, want CPU TSC CHAIN STREAM", line, sc.Text())
+		}
+		cpu, err1 := strconv.Atoi(f[0])
+		tsc, err2 := strconv.ParseUint(f[1], 10, 64)
+		chain, err3 := strconv.ParseFloat(f[2], 64)
+		stream, err4 := strconv.ParseFloat(f[3], 64)
+		if err := errors.Join(err1, err2, err3, err4); err != nil || chain <= 0 || stream <= 0 {
+			return nil, fmt.Errorf("trace line %d: %q: not a chunk", line, sc.Text())
+		}
+		t.chunks[cpu] = append(t.chunks[cpu], chunk{tsc, chain, stream})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if t.hz == 0 || len(t.chunks) == 0 {
+		return nil, errors.New("trace: no chunks")
+	}
+	return t, nil
+}
+
+// windows returns the CPUs in order and, per CPU, the share of slow
+// chunks in each window of the span all CPUs traced; a window in which a
+// CPU ran no chunk at all (its thread was not scheduled) is all slow.
+func (t *trace) windows(window time.Duration) ([]int, [][]float64) {
+	var cpus []int
+	var from, to uint64 = 0, math.MaxUint64
+	for c, ch := range t.chunks {
+		cpus = append(cpus, c)
+		from, to = max(from, ch[0].tsc), min(to, ch[len(ch)-1].tsc)
+	}
+	slices.Sort(cpus)
+	w := uint64(window.Seconds() * t.hz)
+	if w == 0 || to <= from {
+		return cpus, make([][]float64, len(cpus))
+	}
+	nw := int((to - from) / w)
+	shares := make([][]float64, len(cpus))
+	for i, c := range cpus {
+		ch := t.chunks[c]
+		minChain, minStream := math.Inf(1), math.Inf(1)
+		for _, k := range ch {
+			minChain, minStream = math.Min(minChain, k.chain), math.Min(minStream, k.stream)
+		}
+		quiet := minStream / minChain
+		slow, all := make([]float64, nw), make([]float64, nw)
+		for _, k := range ch {
+			if k.tsc < from {
+				continue
+			}
+			b := int((k.tsc - from) / w)
+			if b >= nw {
+				continue
+			}
+			all[b]++
+			if k.chain > minChain*(1+chainAbove) || k.stream/k.chain > quiet*(1+slowAbove) {
+				slow[b]++
+			}
+		}
+		shares[i] = make([]float64, nw)
+		for b := range nw {
+			shares[i][b] = 1
+			if all[b] > 0 {
+				shares[i][b] = slow[b] / all[b]
+			}
+		}
+	}
+	return cpus, shares
+}
+
+// replay is the mean slow share a measurement meets: staying on each CPU,
+// moving on after a window above moveAbove (starting on the last CPU, as
+// portlab does), and on the quietest CPU of every window.
+type replay struct {
+	stay           []float64
+	move, quietest float64
+	moves          int
+}
+
+func replayRules(shares [][]float64) replay {
+	var r replay
+	if len(shares) == 0 || len(shares[0]) == 0 {
+		return r
+	}
+	nw := len(shares[0])
+	for _, s := range shares {
+		r.stay = append(r.stay, mean(s))
+	}
+	cur := len(shares) - 1
+	for b := range nw {
+		q := 1.0
+		for _, s := range shares {
+			q = math.Min(q, s[b])
+		}
+		r.quietest += q / float64(nw)
+		r.move += shares[cur][b] / float64(nw)
+		if shares[cur][b] > moveAbove {
+			cur = (cur + 1) % len(shares)
+			r.moves++
+		}
+	}
+	return r
+}
+
+func mean(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
+}
+
+// correlation is Pearson's r of two series (NaN when either is constant).
+func correlation(a, b []float64) float64 {
+	ma, mb := mean(a), mean(b)
+	var sab, saa, sbb float64
+	for i := range a {
+		sab += (a[i] - ma) * (b[i] - mb)
+		saa += (a[i] - ma) * (a[i] - ma)
+		sbb += (b[i] - mb) * (b[i] - mb)
+	}
+	return sab / math.Sqrt(saa*sbb)
+}
+
+func report(w io.Writer, t *trace, window time.Duration) {
+	cpus, shares := t.windows(window)
+	if len(shares) == 0 || len(shares[0]) == 0 {
+		fmt.Fprintln(w, "cputrace: the trace is shorter than one window")
+		return
+	}
+	nw := len(shares[0])
+	fmt.Fprintf(w, "%d windows of %v on CPUs %v\n\n", nw, window, cpus)
+	fmt.Fprintf(w, "%-5s %9s %11s\n", "CPU", "chunks", "time slow")
+	r := replayRules(shares)
+	for i, c := range cpus {
+		fmt.Fprintf(w, "%-5d %9d %10.1f%%\n", c, len(t.chunks[c]), 100*r.stay[i])
+	}
+	if len(cpus) > 1 {
+		fmt.Fprintln(w)
+		for i := range cpus {
+			for j := i + 1; j < len(cpus); j++ {
+				fmt.Fprintf(w, "correlation of CPUs %d and %d by window: %.2f\n", cpus[i], cpus[j], correlation(shares[i], shares[j]))
+			}
+		}
+	}
+	best := slices.Min(r.stay)
+	fmt.Fprintf(w, "\ntime slow for a measurement: staying on the best CPU %.1f%%, moving after a window more than half slow %.1f%% (%d moves), on the quietest CPU of every window %.1f%%\n",
+		100*best, 100*r.move, r.moves, 100*r.quietest)
+}
+
+func main() {
+	dur := flag.Duration("duration", 12*time.Second, "how long to trace")
+	window := flag.Duration("window", 7*time.Millisecond, "the window of time a slow share is counted over (about a portlab job)")
+	cpuList := flag.String("cpus", "", "CPUs to trace, as the kernel lists them (default: every CPU this process may run on)")
+	flag.Parse()
+	if err := run(*dur, *window, *cpuList, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "cputrace:", err)
+		os.Exit(1)
+	}
+}
+
+func run(dur, window time.Duration, cpuList string, out io.Writer) error {
+	if dur <= 0 || window <= 0 {
+		return fmt.Errorf("-duration %v, -window %v: want positive durations", dur, window)
+	}
+	cpus := jit.AllowedCPUs()
+	if cpuList != "" {
+		var err error
+		if cpus, err = jit.ParseCPUList(cpuList); err != nil {
+			return fmt.Errorf("-cpus: %v", err)
+		}
+	}
+	dir, err := os.MkdirTemp("", "cputrace")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	src, bin := filepath.Join(dir, "trace.c"), filepath.Join(dir, "trace")
+	if err := os.WriteFile(src, []byte(traceC), 0o644); err != nil {
+		return err
+	}
+	if b, err := exec.Command("gcc", "-O2", "-pthread", "-o", bin, src).CombinedOutput(); err != nil {
+		return fmt.Errorf("building trace.c with gcc: %v\n%s", err, b)
+	}
+	args := []string{strconv.FormatFloat(dur.Seconds(), 'f', 3, 64)}
+	for _, c := range cpus {
+		args = append(args, strconv.Itoa(c))
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	t, perr := parseTrace(stdout)
+	if err := cmd.Wait(); err != nil {
+		return fmt.Errorf("trace: %v", err)
+	}
+	if perr != nil {
+		return perr
+	}
+	report(out, t, window)
+	return nil
+}

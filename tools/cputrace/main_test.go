@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"portlab/jit"
+)
+
+// Two CPUs slow in turn: staying on either meets half the windows slow,
+// moving after a slow window follows the quiet one (a slow window at each
+// turn), and hindsight meets none.
+func TestReplayRules(t *testing.T) {
+	a := []float64{1, 1, 1, 1, 0, 0, 0, 0}
+	b := []float64{0, 0, 0, 0, 1, 1, 1, 1}
+	r := replayRules([][]float64{a, b})
+	if r.stay[0] != 0.5 || r.stay[1] != 0.5 || r.quietest != 0 {
+		t.Errorf("stay %v, quietest %v: want 0.5, 0.5 and 0", r.stay, r.quietest)
+	}
+	// Starts on the last CPU (b, quiet), moves at window 4 to a (quiet).
+	if r.move != 1.0/8 || r.moves != 1 {
+		t.Errorf("moving: %.3f slow, %d moves; want 1/8 and 1", r.move, r.moves)
+	}
+	if c := correlation(a, b); math.Abs(c+1) > 1e-12 {
+		t.Errorf("correlation %v, want -1", c)
+	}
+}
+
+func TestWindows(t *testing.T) {
+	hz := 1e6 // a tick a microsecond
+	var in strings.Builder
+	fmt.Fprintf(&in, "tsc_hz %.0f\n", hz)
+	for i := range 40 { // 40 chunks of 250 us on each CPU: 10 ms
+		tsc := 1000 + 250*i
+		// CPU 0: streams 10 % slow in the second half; CPU 1: an
+		// interrupted chain in every fourth chunk.
+		stream := 100.0
+		if i >= 20 {
+			stream = 110
+		}
+		fmt.Fprintf(&in, "0 %d 100 %.0f\n", tsc, stream)
+		chain := 100
+		if i%4 == 0 {
+			chain = 200
+		}
+		fmt.Fprintf(&in, "1 %d %d 100\n", tsc, chain)
+	}
+	tr, err := parseTrace(strings.NewReader(in.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpus, s := tr.windows(time.Millisecond)
+	if len(cpus) != 2 || len(s[0]) != 9 {
+		t.Fatalf("cpus %v, %d windows: want 2 CPUs and 9 windows of 1 ms", cpus, len(s[0]))
+	}
+	if s[0][0] != 0 || s[0][8] != 1 || s[1][0] != 0.25 {
+		t.Errorf("shares %v: want CPU 0 quiet then slow, CPU 1 a quarter slow", s)
+	}
+	for _, bad := range []string{"", "tsc_hz x\n", "tsc_hz 1e9\n0 1 2\n", "tsc_hz 1e9\n0 1 0 5\n"} {
+		if _, err := parseTrace(strings.NewReader(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// The whole tool on this host, briefly, on one CPU: the trace builds,
+// runs and reads back (no figure is asserted: they are the host's).
+func TestTraceRuns(t *testing.T) {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("gcc not installed")
+	}
+	var out bytes.Buffer
+	cpu := jit.DefaultCPU()
+	if err := run(300*time.Millisecond, 10*time.Millisecond, fmt.Sprint(cpu), &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), fmt.Sprintf("on CPUs [%d]", cpu)) || !strings.Contains(out.String(), "time slow for a measurement") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	if err := run(time.Second, 0, "", &out); err == nil {
+		t.Error("a zero window: no error")
+	}
+}
