@@ -10,8 +10,8 @@ import (
 )
 
 // MoveCPUs is the most CPUs a host engine measures on when not pinned:
-// the default CPU and one more. Two CPUs on two cores came within 1-3
-// points of the quietest choice in hindsight on the traces of
+// the default CPU and one more. Two CPUs on two cores came within
+// 0.6-3.4 points of the quietest choice in hindsight on the traces of
 // docs/benchmarks.md ("Moving between CPUs"), and a process that holds
 // the locks of more leaves fewer to others measuring beside it.
 const MoveCPUs = 2

@@ -192,11 +192,11 @@ type Engine struct {
 // (perf.Layout.BusyShare) above which an engine with several CPUs
 // measures its next job on the next one. On the Emerald Rapids guest
 // (2026-11-28) the neighbours of its two vCPUs came and went
-// independently of each other (their slow shares in 10 ms windows
-// correlated at -0.13 to 0.06), and in a 12-second trace where CPU 1
-// ran its canary slow in 93 % of the windows and CPU 0 in 58 %, moving
-// after a window more than half slow would have run slow in 54 %, one
-// point from choosing the quieter CPU every window with hindsight.
+// independently of each other (their slow shares in 7 ms windows
+// correlated at -0.12 to 0.24, tools/cputrace), and in a 12-second trace
+// where CPU 1 ran its canary slow 96 % of the time and CPU 0 30 %,
+// moving after a window more than half slow would have run slow 30 % of
+// the time, a point from the quieter CPU of every window in hindsight.
 const MoveAbove = 0.5
 
 // SetCPUs makes the engine measure on cpus, one at a time, starting on

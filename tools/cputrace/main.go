@@ -12,7 +12,8 @@
 // next CPU after a window more than half slow (portlab's rule), and on
 // the quieter CPU of every window with hindsight.
 //
-//	go run ./tools/cputrace [-duration 12s] [-window 7ms] [-cpus 0,1]
+//	go run ./tools/cputrace [-duration 12s] [-window 7ms] [-cpus 0,1] [-save FILE]
+//	go run ./tools/cputrace -read FILE [-window 10ms]
 //
 // It keeps every CPU it traces busy: run it on an otherwise idle machine,
 // never beside a measurement.
@@ -235,14 +236,40 @@ func main() {
 	dur := flag.Duration("duration", 12*time.Second, "how long to trace")
 	window := flag.Duration("window", 7*time.Millisecond, "the window of time a slow share is counted over (about a portlab job)")
 	cpuList := flag.String("cpus", "", "CPUs to trace, as the kernel lists them (default: every CPU this process may run on)")
+	save := flag.String("save", "", "also write the raw trace to this file")
+	read := flag.String("read", "", "read a trace written by -save instead of tracing")
 	flag.Parse()
-	if err := run(*dur, *window, *cpuList, os.Stdout); err != nil {
+	var err error
+	if *read != "" {
+		err = replayFile(*read, *window, os.Stdout)
+	} else {
+		err = run(*dur, *window, *cpuList, *save, os.Stdout)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "cputrace:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dur, window time.Duration, cpuList string, out io.Writer) error {
+// replayFile reports on a trace written by -save.
+func replayFile(path string, window time.Duration, out io.Writer) error {
+	if window <= 0 {
+		return fmt.Errorf("-window %v: want a positive duration", window)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	t, err := parseTrace(f)
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	report(out, t, window)
+	return nil
+}
+
+func run(dur, window time.Duration, cpuList, save string, out io.Writer) error {
 	if dur <= 0 || window <= 0 {
 		return fmt.Errorf("-duration %v, -window %v: want positive durations", dur, window)
 	}
@@ -278,12 +305,31 @@ func run(dur, window time.Duration, cpuList string, out io.Writer) error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	t, perr := parseTrace(stdout)
+	var raw io.Reader = stdout
+	var saved *os.File
+	if save != "" {
+		if saved, err = os.CreateTemp(filepath.Dir(save), filepath.Base(save)+".*"); err != nil {
+			return err
+		}
+		defer os.Remove(saved.Name())
+		defer saved.Close()
+		raw = io.TeeReader(stdout, saved)
+	}
+	t, perr := parseTrace(raw)
 	if err := cmd.Wait(); err != nil {
 		return fmt.Errorf("trace: %v", err)
 	}
 	if perr != nil {
 		return perr
+	}
+	if saved != nil {
+		// Whole or not at all.
+		if err := saved.Close(); err != nil {
+			return err
+		}
+		if err := os.Rename(saved.Name(), save); err != nil {
+			return err
+		}
 	}
 	report(out, t, window)
 	return nil

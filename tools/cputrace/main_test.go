@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -76,13 +77,21 @@ func TestTraceRuns(t *testing.T) {
 	}
 	var out bytes.Buffer
 	cpu := jit.DefaultCPU()
-	if err := run(300*time.Millisecond, 10*time.Millisecond, fmt.Sprint(cpu), &out); err != nil {
+	saved := filepath.Join(t.TempDir(), "trace.txt")
+	if err := run(300*time.Millisecond, 10*time.Millisecond, fmt.Sprint(cpu), saved, &out); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), fmt.Sprintf("on CPUs [%d]", cpu)) || !strings.Contains(out.String(), "time slow for a measurement") {
 		t.Errorf("output:\n%s", out.String())
 	}
-	if err := run(time.Second, 0, "", &out); err == nil {
+	var again bytes.Buffer
+	if err := replayFile(saved, 10*time.Millisecond, &again); err != nil || again.String() != out.String() {
+		t.Errorf("the saved trace reads back as\n%s(%v), want\n%s", again.String(), err, out.String())
+	}
+	if err := run(time.Second, 0, "", "", &out); err == nil {
 		t.Error("a zero window: no error")
+	}
+	if err := replayFile(filepath.Join(t.TempDir(), "none"), time.Millisecond, &out); err == nil {
+		t.Error("a missing trace: no error")
 	}
 }
