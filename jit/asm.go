@@ -71,9 +71,38 @@ type Assembler struct {
 	once     sync.Once
 	initErr  error
 
+	// Parallel is the most runs of GNU as one Assemble call starts at
+	// once (0: one per CPU this process may run on, at most
+	// maxParallel); each takes at least minSplit units.
+	Parallel int
+
 	mu     sync.Mutex
 	memory map[[2]uint64]*Object // in-process cache
 	runs   atomic.Int64          // runs of as (Runs)
+}
+
+// An Assemble call splits its units over runs of as of at least minSplit
+// units each (a run costs about 3 ms before its first unit), at most
+// maxParallel at once.
+const (
+	minSplit    = 64
+	maxParallel = 8
+)
+
+// parts deals the units to assemble out to the runs of as: round robin,
+// so that the large harness functions and the small probes of a batch
+// spread evenly.
+func (a *Assembler) parts(todo []int) [][]int {
+	n := a.Parallel
+	if n <= 0 {
+		n = min(max(len(startCPUs), 1), maxParallel)
+	}
+	n = max(1, min(n, len(todo)/minSplit))
+	out := make([][]int, n)
+	for j, i := range todo {
+		out[j%n] = append(out[j%n], i)
+	}
+	return out
 }
 
 // Runs is how many times the assembler has run GNU as: units found in the
@@ -147,9 +176,14 @@ func (a *Assembler) key(u *Unit) [2]uint64 {
 	return [2]uint64{x, y}
 }
 
-// Assemble assembles every unit in one run of as where possible. It returns
-// one object and one error per unit: a unit whose source does not assemble
-// gets an *AsmError and does not affect the others.
+// Assemble assembles every unit in as few runs of as as it can, several
+// at once on a large batch (Parallel). It returns one object and one
+// error per unit: a unit whose source does not assemble gets an *AsmError
+// and does not affect the others.
+//
+// The runs of as may use every CPU of the process's start-up mask, the
+// measuring CPU among them (startAs): portlab's engine assembles only
+// between jobs, never while one runs.
 func (a *Assembler) Assemble(units []*Unit) ([]*Object, []error) {
 	objs := make([]*Object, len(units))
 	errs := make([]error, len(units))
@@ -174,6 +208,26 @@ func (a *Assembler) Assemble(units []*Unit) ([]*Object, []error) {
 		}
 		todo = append(todo, i)
 	}
+	parts := a.parts(todo)
+	if len(parts) == 1 {
+		a.assemble(units, todo, objs, errs)
+		return objs, errs
+	}
+	var wg sync.WaitGroup
+	for _, part := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a.assemble(units, part, objs, errs)
+		}()
+	}
+	wg.Wait()
+	return objs, errs
+}
+
+// assemble assembles units[i] for every i of todo into objs[i] and
+// errs[i], in one run of as and again without the units that failed.
+func (a *Assembler) assemble(units []*Unit, todo []int, objs []*Object, errs []error) {
 	for len(todo) > 0 {
 		batch := make([]*Unit, len(todo))
 		for j, i := range todo {
@@ -184,7 +238,7 @@ func (a *Assembler) Assemble(units []*Unit) ([]*Object, []error) {
 			for _, i := range todo {
 				errs[i] = fatal
 			}
-			return objs, errs
+			return
 		}
 		var retry []int
 		for j, i := range todo {
@@ -211,7 +265,6 @@ func (a *Assembler) Assemble(units []*Unit) ([]*Object, []error) {
 		}
 		todo = retry
 	}
-	return objs, errs
 }
 
 // AssembleOne assembles a single unit.
@@ -268,7 +321,10 @@ func (a *Assembler) run(units []*Unit) ([]*Object, []error, error) {
 	cmd := exec.Command(a.Path, "--64", "-o", out, in)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	runErr := cmd.Run()
+	runErr := startAs(cmd)
+	if runErr == nil {
+		runErr = cmd.Wait()
+	}
 	objs := make([]*Object, len(units))
 	errs := make([]error, len(units))
 	failed := false

@@ -2,7 +2,9 @@ package jit
 
 import (
 	"bytes"
+	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -130,5 +132,67 @@ func TestUsesMMX(t *testing.T) {
 		if got := UsesMMX(src); got != want {
 			t.Errorf("UsesMMX(%q) = %v, want %v", src, got, want)
 		}
+	}
+}
+
+// A large batch runs in several processes of as at once and assembles to
+// what one process gives, the errors still on their own units.
+func TestAssembleInParallel(t *testing.T) {
+	needAs(t)
+	var units []*Unit
+	for i := range 5 * minSplit {
+		src := fmt.Sprintf("mark%s: add rax, %d\nimul rcx, rdx, %d", UnitToken, i, i)
+		if i == 77 {
+			src = "frobnicate rax"
+		}
+		units = append(units, &Unit{Name: fmt.Sprintf("u%d.s", i), Source: src, Marks: []string{"mark" + UnitToken}})
+	}
+	one := &Assembler{Path: "as", Parallel: 1}
+	three := &Assembler{Path: "as", Parallel: 3}
+	want, werrs := one.Assemble(units)
+	got, gerrs := three.Assemble(units)
+	if one.Runs() != 2 || three.Runs() != 4 {
+		t.Errorf("runs of as: %d and %d, want 2 (one failed, one again) and 4 (three, one again)", one.Runs(), three.Runs())
+	}
+	for i := range units {
+		if (werrs[i] == nil) != (gerrs[i] == nil) || (i == 77) != (gerrs[i] != nil) {
+			t.Fatalf("unit %d: errors %v and %v", i, werrs[i], gerrs[i])
+		}
+		if i != 77 && (!bytes.Equal(want[i].Code, got[i].Code) || want[i].Marks["mark"+UnitToken] != got[i].Marks["mark"+UnitToken]) {
+			t.Fatalf("unit %d: % x and % x", i, want[i].Code, got[i].Code)
+		}
+	}
+	if parts := three.parts(make([]int, minSplit+1)); len(parts) != 1 {
+		t.Errorf("%d parts for %d units, want 1 (at least %d a run)", len(parts), minSplit+1, minSplit)
+	}
+}
+
+// GNU as runs with the process's start-up mask, the measuring CPU among
+// them, though this process's threads keep off it.
+func TestAsRunsOnEveryCPU(t *testing.T) {
+	cpus := AllowedCPUs()
+	if len(cpus) < 2 {
+		t.Skipf("this process may run on %v only", cpus)
+	}
+	moveOffCPU(DefaultCPU())
+	if slices.Contains(threadCPUs(0), DefaultCPU()) {
+		t.Fatalf("this thread may still run on CPU %d", DefaultCPU())
+	}
+	cmd := exec.Command("grep", "Cpus_allowed_list", "/proc/self/status")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := startAs(cmd); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	_, list, _ := strings.Cut(strings.TrimSpace(out.String()), ":")
+	got, err := ParseCPUList(strings.TrimSpace(list))
+	if err != nil || !slices.Equal(got, cpus) {
+		t.Errorf("the child may run on %v (%v), want %v", got, err, cpus)
+	}
+	if slices.Contains(threadCPUs(0), DefaultCPU()) {
+		t.Errorf("a thread of this process may run on the measuring CPU %d after starting the child", DefaultCPU())
 	}
 }

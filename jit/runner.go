@@ -103,6 +103,31 @@ func threadCPUs(tid int) []int {
 // process allowed no other CPU is left as it is.
 func moveOffCPU(cpu int) { moveThreadsOff(startCPUs, cpu, 0) }
 
+// startAs starts GNU as with this process's start-up mask, the measuring
+// CPU among them: a child inherits the mask of the thread that starts
+// it, and this process's threads are kept off the measuring CPU
+// (moveOffCPU), which would leave a batch's runs of as one CPU fewer.
+// The engine assembles only between jobs, so the measuring CPU is idle.
+func startAs(cmd *exec.Cmd) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	prev := threadCPUs(0)
+	var all unix.CPUSet
+	for _, c := range startCPUs {
+		all.Set(c)
+	}
+	if len(prev) == 0 || len(startCPUs) == 0 || unix.SchedSetaffinity(0, &all) != nil {
+		return cmd.Start()
+	}
+	err := cmd.Start()
+	var back unix.CPUSet
+	for _, c := range prev {
+		back.Set(c)
+	}
+	_ = unix.SchedSetaffinity(0, &back) // as in moveOffCPU: a failure costs quiet only
+	return err
+}
+
 // moveThreadsOff moves every thread of this process but keep (a thread
 // ID; 0 keeps none) onto the CPUs of cpus other than cpu; with no other
 // CPU it leaves them as they are.
