@@ -35,6 +35,8 @@ import (
 	"strings"
 	"time"
 
+	"gonum.org/v1/gonum/stat"
+
 	"portlab/jit"
 )
 
@@ -168,7 +170,7 @@ func replayRules(shares [][]float64) replay {
 	}
 	nw := len(shares[0])
 	for _, s := range shares {
-		r.stay = append(r.stay, mean(s))
+		r.stay = append(r.stay, stat.Mean(s, nil))
 	}
 	cur := len(shares) - 1
 	for b := range nw {
@@ -184,26 +186,6 @@ func replayRules(shares [][]float64) replay {
 		}
 	}
 	return r
-}
-
-func mean(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x
-	}
-	return s / float64(len(v))
-}
-
-// correlation is Pearson's r of two series (NaN when either is constant).
-func correlation(a, b []float64) float64 {
-	ma, mb := mean(a), mean(b)
-	var sab, saa, sbb float64
-	for i := range a {
-		sab += (a[i] - ma) * (b[i] - mb)
-		saa += (a[i] - ma) * (a[i] - ma)
-		sbb += (b[i] - mb) * (b[i] - mb)
-	}
-	return sab / math.Sqrt(saa*sbb)
 }
 
 func report(w io.Writer, t *trace, window time.Duration) {
@@ -223,7 +205,7 @@ func report(w io.Writer, t *trace, window time.Duration) {
 		fmt.Fprintln(w)
 		for i := range cpus {
 			for j := i + 1; j < len(cpus); j++ {
-				fmt.Fprintf(w, "correlation of CPUs %d and %d by window: %.2f\n", cpus[i], cpus[j], correlation(shares[i], shares[j]))
+				fmt.Fprintf(w, "correlation of CPUs %d and %d by window: %.2f\n", cpus[i], cpus[j], stat.Correlation(shares[i], shares[j], nil))
 			}
 		}
 	}

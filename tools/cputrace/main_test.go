@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/gonum/stat"
+
 	"portlab/jit"
 )
 
@@ -27,7 +29,7 @@ func TestReplayRules(t *testing.T) {
 	if r.move != 1.0/8 || r.moves != 1 {
 		t.Errorf("moving: %.3f slow, %d moves; want 1/8 and 1", r.move, r.moves)
 	}
-	if c := correlation(a, b); math.Abs(c+1) > 1e-12 {
+	if c := stat.Correlation(a, b, nil); math.Abs(c+1) > 1e-12 {
 		t.Errorf("correlation %v, want -1", c)
 	}
 }
