@@ -57,6 +57,15 @@ func TestSameCoreCPUs(t *testing.T) {
 	if got := sameCoreCPUs(sys, 4, []int{1, 3}); !slices.Equal(got, []int{3, 4}) {
 		t.Errorf("home outside the list: %v, want [3 4]", got)
 	}
+	if got := defaultCPU(sys, all); got != 5 {
+		t.Errorf("default CPU of a hybrid part: %d, want 5, the highest performance core", got)
+	}
+	if got := defaultCPU(sys, []int{6, 7}); got != 7 {
+		t.Errorf("default CPU among efficiency cores only: %d, want 7", got)
+	}
+	if got := defaultCPU(t.TempDir(), all); got != 7 {
+		t.Errorf("default CPU, sysfs silent: %d, want 7", got)
+	}
 	if got := smtSiblings(sys, 3); !slices.Equal(got, []int{3}) {
 		t.Errorf("no thread_siblings_list: %v, want [3]", got)
 	}

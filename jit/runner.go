@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -58,12 +59,30 @@ func (r *Runner) MoveTo(cpu int) {
 }
 
 // DefaultCPU is the highest-numbered CPU this process may run on (its
-// affinity mask, which a cpuset or a pinned container narrows): the
-// measuring thread's home unless told otherwise.
+// affinity mask, which a cpuset or a pinned container narrows), of a
+// performance core on a hybrid part: the measuring thread's home unless
+// told otherwise.
 func DefaultCPU() int {
 	cpus := AllowedCPUs()
 	if len(cpus) == 0 {
 		return runtime.NumCPU() - 1
+	}
+	return defaultCPU("/sys", cpus)
+}
+
+// defaultCPU picks the highest of cpus, among the performance cores where
+// sysfs lists them (/sys/devices/cpu_core/cpus, on hybrid Intel parts,
+// whose highest-numbered CPUs are usually efficiency cores: the model
+// portlab names is the performance core's).
+func defaultCPU(sys string, cpus []int) int {
+	if b, err := os.ReadFile(filepath.Join(sys, "devices", "cpu_core", "cpus")); err == nil {
+		if perf, err := ParseCPUList(strings.TrimSpace(string(b))); err == nil {
+			for i := len(cpus) - 1; i >= 0; i-- {
+				if slices.Contains(perf, cpus[i]) {
+					return cpus[i]
+				}
+			}
+		}
 	}
 	return cpus[len(cpus)-1]
 }
