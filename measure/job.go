@@ -628,6 +628,7 @@ type groupRun struct {
 	clock   perf.Clock
 	attempt int       // jobs run so far
 	readyAt time.Time // a retry waits until then
+	cpu     int       // the CPU its last job ran on
 	// fixed holds the loop counts of the first job, per snippet and
 	// function, and of the shared functions, once a group has been
 	// split: its rebuilt job keeps them (see attempt).
@@ -679,7 +680,10 @@ func (g *groupRun) keep(ks []int) {
 // repetitions were mostly disturbed is run again (up to o.MaxRetries
 // times), but not at once: on these KVM guests a neighbour's burst
 // disturbs every repetition for tens to hundreds of milliseconds, and a
-// job re-run back to back lands in the same burst. The retry waits at
+// job re-run back to back lands in the same burst. A retry that will run
+// on another CPU than the group's last job (the engine moved after a
+// busy job, Engine.SetCPUs) is ready at once: the other core's neighbour
+// keeps its own time. The retry waits at
 // least o.RetryBackoff (doubled per further retry) and the other groups
 // are measured meanwhile, so the wait costs no time unless nothing else
 // is left; then o.Idle, when set, gets the wait first. attempt runs one
@@ -720,6 +724,11 @@ func (e *Engine) runGroups(groups []*groupRun, o Options, attempt func(*groupRun
 		switch {
 		case again:
 			g.readyAt = time.Now().Add(o.RetryBackoff << (g.attempt - 1))
+			if len(e.cpus) > 1 && e.CPU() != g.cpu {
+				// The retry runs on another core, whose neighbour comes
+				// and goes on its own: no burst to wait out.
+				g.readyAt = time.Now()
+			}
 			at, _ := slices.BinarySearchFunc(waiting, g.readyAt, func(w *groupRun, t time.Time) int { return w.readyAt.Compare(t) })
 			waiting = slices.Insert(waiting, at, g)
 		case len(spawned) == 0 || len(g.ps) > 0:
@@ -750,6 +759,7 @@ func (e *Engine) attempt(g *groupRun, o Options) (again bool, spawned []*groupRu
 	if res != nil && res.CPU >= 0 {
 		cpu = res.CPU // where the kernel says it ran
 	}
+	g.cpu = cpu
 	g.attempt++
 	for _, m := range g.ms {
 		m.Worker = runner.PID()

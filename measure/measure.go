@@ -223,6 +223,9 @@ func (e *Engine) CPUs() []int {
 // CPU is the CPU the engine measures its next job on.
 func (e *Engine) CPU() int {
 	if len(e.cpus) == 0 {
+		if e.Runner == nil {
+			return -1
+		}
 		return e.Runner.CPU
 	}
 	return e.cpus[e.cur]

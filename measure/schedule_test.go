@@ -197,3 +197,27 @@ func TestMedianPassPrefersConvergedPasses(t *testing.T) {
 		}
 	}
 }
+
+// A retry waits out its back-off on the CPU the group's last job ran on,
+// not after the engine moved to another CPU: the other core's neighbour
+// keeps its own time.
+func TestRetryAfterAMoveDoesNotWait(t *testing.T) {
+	e := &Engine{cpus: []int{3, 4}}
+	o := Options{MaxRetries: 4, RetryBackoff: 50 * time.Millisecond}
+	g := &groupRun{}
+	busy := []float64{1, 0.2, 0} // the first job moves the engine, the second does not
+	attempt := func(g *groupRun) (bool, []*groupRun) {
+		g.cpu = e.CPU()
+		e.afterJob(g.cpu, busy[g.attempt])
+		g.attempt++
+		return g.attempt < 3, nil
+	}
+	e.runGroups([]*groupRun{g}, o, attempt, func(*groupRun) {})
+	// The first retry at once on CPU 4, the second after 100 ms there.
+	if w := e.Stats.Waiting; w < 90*time.Millisecond || w > 101*time.Millisecond {
+		t.Errorf("waited %v before retries, want 100 ms (150 if the move had not counted)", w)
+	}
+	if e.Stats.JobsOn[3] != 1 || e.Stats.JobsOn[4] != 2 {
+		t.Errorf("jobs by CPU %v, want 1 on CPU 3 and 2 on 4", e.Stats.JobsOn)
+	}
+}
