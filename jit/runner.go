@@ -95,6 +95,15 @@ func AllowedCPUs() []int { return slices.Clone(startCPUs) }
 // startCPUs is the process's affinity mask at start.
 var startCPUs = threadCPUs(0)
 
+// cpuSet is the affinity mask of cpus.
+func cpuSet(cpus ...int) *unix.CPUSet {
+	var set unix.CPUSet
+	for _, c := range cpus {
+		set.Set(c)
+	}
+	return &set
+}
+
 // threadCPUs lists the CPUs in thread tid's affinity mask (0: the calling
 // thread), ascending.
 func threadCPUs(tid int) []int {
@@ -131,19 +140,11 @@ func startAs(cmd *exec.Cmd) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	prev := threadCPUs(0)
-	var all unix.CPUSet
-	for _, c := range startCPUs {
-		all.Set(c)
-	}
-	if len(prev) == 0 || len(startCPUs) == 0 || unix.SchedSetaffinity(0, &all) != nil {
+	if len(prev) == 0 || len(startCPUs) == 0 || unix.SchedSetaffinity(0, cpuSet(startCPUs...)) != nil {
 		return cmd.Start()
 	}
 	err := cmd.Start()
-	var back unix.CPUSet
-	for _, c := range prev {
-		back.Set(c)
-	}
-	_ = unix.SchedSetaffinity(0, &back) // as in moveOffCPU: a failure costs quiet only
+	_ = unix.SchedSetaffinity(0, cpuSet(prev...)) // as in moveOffCPU: a failure costs quiet only
 	return err
 }
 
@@ -151,17 +152,11 @@ func startAs(cmd *exec.Cmd) error {
 // ID; 0 keeps none) onto the CPUs of cpus other than cpu; with no other
 // CPU it leaves them as they are.
 func moveThreadsOff(cpus []int, cpu, keep int) {
-	var others unix.CPUSet
-	n := 0
-	for _, c := range cpus {
-		if c != cpu {
-			others.Set(c)
-			n++
-		}
-	}
-	if n == 0 {
+	others := slices.DeleteFunc(slices.Clone(cpus), func(c int) bool { return c == cpu })
+	if len(others) == 0 {
 		return
 	}
+	set := cpuSet(others...)
 	tasks, err := os.ReadDir("/proc/self/task")
 	if err != nil {
 		return
@@ -171,7 +166,7 @@ func moveThreadsOff(cpus []int, cpu, keep int) {
 			// A thread that has just exited (ESRCH) needs nothing; any
 			// other failure leaves that thread where it was, which only
 			// costs quiet.
-			_ = unix.SchedSetaffinity(tid, &others)
+			_ = unix.SchedSetaffinity(tid, set)
 		}
 	}
 }

@@ -42,9 +42,7 @@ func workerMain(cpu int, in io.Reader, out io.Writer) int {
 	runtime.LockOSThread()
 	debug.SetGCPercent(-1)
 	if cpu >= 0 {
-		var set unix.CPUSet
-		set.Set(cpu)
-		if err := unix.SchedSetaffinity(0, &set); err != nil {
+		if err := unix.SchedSetaffinity(0, cpuSet(cpu)); err != nil {
 			fmt.Fprintf(os.Stderr, "portlab worker: pinning to cpu %d: %v\n", cpu, err)
 			return 3
 		}
@@ -77,21 +75,15 @@ func workerMain(cpu int, in io.Reader, out io.Writer) int {
 			fmt.Fprintf(os.Stderr, "portlab worker: reading job: %v\n", err)
 			return 3
 		}
-		if job.Move && job.CPU != w.cpu {
-			if err := w.moveTo(job.CPU); err != nil {
-				if err := enc.Encode(message{Result: &Result{Err: err.Error()}}); err != nil {
-					return 3
-				}
-				if err := bw.Flush(); err != nil {
-					return 3
-				}
-				continue
-			}
+		var res *Result
+		if err := w.moveTo(job); err != nil {
+			res = &Result{Err: err.Error()}
+		} else {
+			res = w.run(&job, func(base uint64) {
+				enc.Encode(message{Base: base})
+				bw.Flush()
+			})
 		}
-		res := w.run(&job, func(base uint64) {
-			enc.Encode(message{Base: base})
-			bw.Flush()
-		})
 		if err := enc.Encode(message{Result: res}); err != nil {
 			return 3
 		}
@@ -113,13 +105,16 @@ type worker struct {
 	ctx            []byte
 }
 
-// moveTo pins the measuring thread (the calling one, locked to its
-// goroutine) to cpu and the worker's other threads (the Go runtime's) to
-// its other CPUs, as the runner started it on its first CPU.
-func (w *worker) moveTo(cpu int) error {
-	var set unix.CPUSet
-	set.Set(cpu)
-	if err := unix.SchedSetaffinity(0, &set); err != nil {
+// moveTo carries out a job's move (Job.Move): it pins the measuring
+// thread (the calling one, locked to its goroutine) to the job's CPU and
+// the worker's other threads (the Go runtime's) to its other CPUs, as the
+// runner started it on its first CPU.
+func (w *worker) moveTo(job Job) error {
+	cpu := job.CPU
+	if !job.Move || cpu == w.cpu {
+		return nil
+	}
+	if err := unix.SchedSetaffinity(0, cpuSet(cpu)); err != nil {
 		return fmt.Errorf("moving the worker to CPU %d: %v", cpu, err)
 	}
 	w.cpu = cpu

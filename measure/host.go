@@ -49,6 +49,11 @@ func NewHostEngine(cpu int) (*Engine, *hostcpu.Info, error) {
 		return nil, nil, err
 	}
 	cpus, unlocks := []int{cpu}, []func(){unlock}
+	release := func() {
+		for _, u := range unlocks {
+			u()
+		}
+	}
 	if !pinned {
 		same := jit.SameCoreCPUs(cpu, allowed)
 		siblings := jit.SMTSiblings(cpu)
@@ -57,24 +62,18 @@ func NewHostEngine(cpu int) (*Engine, *hostcpu.Info, error) {
 			if slices.Contains(siblings, c) {
 				continue // the same core, the same neighbour
 			}
-			release, ok, err := jit.TryLockCPU(c)
+			unlockC, ok, err := jit.TryLockCPU(c)
 			if err != nil {
-				for _, u := range unlocks {
-					u()
-				}
+				release()
 				return nil, nil, err
 			}
 			if ok {
-				cpus, unlocks = append(cpus, c), append(unlocks, release)
+				cpus, unlocks = append(cpus, c), append(unlocks, unlockC)
 			}
 		}
 	}
 	e := &Engine{Asm: asm, Runner: jit.NewRunner(cpu), Host: Host{Has: info.Has, TSCHz: float64(info.TSCHz), CPU: info.Microarch},
-		unlock: func() {
-			for _, u := range unlocks {
-				u()
-			}
-		}}
+		unlock: release}
 	e.SetCPUs(cpus)
 	return e, info, nil
 }

@@ -121,13 +121,11 @@ func runNoise(args []string, stdout, stderr io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	if cpus := eng.CPUs(); len(cpus) > 1 {
-		fmt.Fprintf(stdout, "%s (%s), measuring on CPUs %s, moving to the next after a job beside a busy sibling\n\n", info.Microarch, info.Signature(), cpuList(cpus))
-	} else {
-		fmt.Fprintf(stdout, "%s (%s), measuring on CPU %d\n\n", info.Microarch, info.Signature(), rep.CPU)
-	}
 	byCPU := ""
-	if len(eng.CPUs()) > 1 {
+	if cpus := eng.CPUs(); len(cpus) == 1 {
+		fmt.Fprintf(stdout, "%s (%s), measuring on CPU %d\n\n", info.Microarch, info.Signature(), rep.CPU)
+	} else {
+		fmt.Fprintf(stdout, "%s (%s), measuring on CPUs %s, moving to the next after a job beside a busy sibling\n\n", info.Microarch, info.Signature(), cpuList(cpus))
 		var parts []string
 		for _, c := range rep.CPUs {
 			parts = append(parts, fmt.Sprintf("CPU %d %.0f%% of %d jobs", c.CPU, 100*c.Busy, c.Jobs))

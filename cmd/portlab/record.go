@@ -13,8 +13,7 @@ import (
 	"portlab/measure"
 )
 
-// recordFlagHelp is the help of --record, shared by the measuring commands.
-// cpuFlagHelp is the --cpu flag of the measuring commands.
+// cpuFlagHelp is the help of --cpu, shared by the measuring commands.
 const cpuFlagHelp = "measure on this CPU alone (default: the last CPU and another of its kind on another core, moving between them away from a busy sibling)"
 
 // cpuList says a list of CPUs: "1", "1 and 0", "1, 0 and 2".
@@ -29,6 +28,7 @@ func cpuList(cpus []int) string {
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
+// recordFlagHelp is the help of --record, shared by the measuring commands.
 const recordFlagHelp = "write the raw repetitions (calibrations, canaries, timings) of the benchmarks the host disturbed to this file, one JSON line each, for estimator tests (see docs/method.md); a name ending in .gz is gzip-compressed"
 
 // startRecording sets up --record: the engine writes into a temporary file
