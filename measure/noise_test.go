@@ -3,6 +3,7 @@ package measure
 import (
 	"math"
 	"runtime"
+	"strings"
 	"testing"
 
 	"portlab/internal/spin"
@@ -64,5 +65,21 @@ func TestCanonicalValuesBesideASpinner(t *testing.T) {
 	}
 	if rep.Rounds != 2 {
 		t.Errorf("%d rounds, want 2 (the least a noise check runs)", rep.Rounds)
+	}
+}
+
+// An unsound check says what went wrong, and points to another CPU only
+// where the engine measured on one CPU alone: a moving engine has
+// measured on every CPU it may use.
+func TestVerdictAdvice(t *testing.T) {
+	r := &NoiseReport{Rows: []NoiseRow{{Name: "add r64, r64 latency", Known: 1, Median: 1.05, Off: 0.05, Values: []float64{1.05, 1.05}, Converged: 2}}}
+	for _, moving := range []bool{false, true} {
+		sound, v := verdict(r, moving)
+		if sound || !strings.Contains(v, "add r64, r64 latency reads 1.050 for 1") {
+			t.Errorf("moving %v: %v, %q: want unsound, naming the benchmark", moving, sound, v)
+		}
+		if strings.Contains(v, "--cpu") == moving {
+			t.Errorf("moving %v: %q: want --cpu advised only when pinned", moving, v)
+		}
 	}
 }

@@ -214,7 +214,9 @@ func TestRetryAfterAMoveDoesNotWait(t *testing.T) {
 	}
 	e.runGroups([]*groupRun{g}, o, attempt, func(*groupRun) {})
 	// The first retry at once on CPU 4, the second after 100 ms there.
-	if w := e.Stats.Waiting; w < 90*time.Millisecond || w > 101*time.Millisecond {
+	// The wait is the time left to the retry's due time when the engine
+	// looks: a stalled test process can only shorten it.
+	if w := e.Stats.Waiting; w < 40*time.Millisecond || w > 101*time.Millisecond {
 		t.Errorf("waited %v before retries, want 100 ms (150 if the move had not counted)", w)
 	}
 	if e.Stats.JobsOn[3] != 1 || e.Stats.JobsOn[4] != 2 {
