@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -171,6 +172,29 @@ func MixNTimed(forms []*isa.Form, counts []int, times FormTimes) (*Bench, error)
 		}
 		reps++
 	}
+	// A register that takes more links of its stream's chain in a copy
+	// than the others (6 instances of pmaddubsw mm over 5 registers: mm0
+	// twice) makes the copy as long as that register's chain. More rounds
+	// spread the links evenly; a pool too small for the chains the mix
+	// needs cannot be helped, and the mix is refused: it would time a
+	// chain, not the ports (6 pshufw mm, m64 with 6 pmaddubsw mm read 6.00
+	// cycles a copy on the Zen 3 guest, the ports allowing 3.00).
+	if c, ok := worstChain(forms, counts, streams, reps, times); ok && c.ratio > chainSlack {
+		best, bestReps := c, reps
+		for r := reps + 1; r <= reps*maxChainRounds; r++ {
+			if d, _ := worstChain(forms, counts, streams, r, times); d.ratio < best.ratio-1e-9 {
+				best, bestReps = d, r
+				if d.ratio <= chainSlack {
+					break
+				}
+			}
+		}
+		if best.ratio > chainSlack {
+			return nil, fmt.Errorf("mix of %s: %w: %d instances of %q a copy over %d registers chain %d deep (%.2f cycles), the copy's ports %.2f",
+				strings.Join(quoteAll(names), ", "), ErrChained, counts[best.form]*bestReps, names[best.form], best.regs, best.links, best.cycles, best.copy)
+		}
+		reps = bestReps
+	}
 	var lines []string
 	emitted := make([]int, len(forms))
 	for r := 0; r < reps; r++ {
@@ -227,6 +251,61 @@ func MixNTimed(forms []*isa.Form, counts []int, times FormTimes) (*Bench, error)
 	}
 	s.Name = "mix " + strings.Join(name, " + ")
 	return &Bench{Form: forms[0], Kind: KindPorts, Snippet: s, Mode: "inverse_throughput", Mix: parts}, nil
+}
+
+// ErrChained is the error of a mix whose instances of a form cannot all
+// be independent: its stream has fewer registers than the chains through
+// them need to keep up with the mix.
+var ErrChained = errors.New("instances would chain through their registers")
+
+// chainSlack is how far a copy's longest register chain may exceed the
+// least time of its ports: the measured latencies and throughputs it is
+// computed from carry their own noise (adc r64, r64 beside add r64, r64:
+// two links of 1.01 cycles a copy of 2.01).
+const chainSlack = 1.02
+
+// maxChainRounds bounds how many times the fewest rounds a mix needs are
+// multiplied to spread a stream's chain links evenly over its registers.
+const maxChainRounds = 4
+
+// chainLoad is the longest register chain of a copy of a mix: the form,
+// how many registers its chained operand rotates over, the most links one
+// of them takes in a copy, their cycles (links x the form's latency), the
+// least time of the copy (its rounds x the mix's least time) and their
+// ratio.
+type chainLoad struct {
+	form, regs, links   int
+	cycles, copy, ratio float64
+}
+
+// worstChain returns the chain load of a copy of reps rounds with the
+// largest ratio of chain cycles to the copy's least time; ok is false
+// without measured times (nothing to judge by).
+func worstChain(forms []*isa.Form, counts []int, streams []*stream, reps int, times FormTimes) (worst chainLoad, ok bool) {
+	least, ok := leastTime(forms, counts, times)
+	if !ok {
+		return worst, false
+	}
+	for i, st := range streams {
+		n := counts[i] * reps
+		for j, pool := range st.dsts {
+			op := forms[i].Operands[j]
+			if pool == nil || !chainedOperand(op) {
+				continue
+			}
+			lat := chainLatency(forms[i], op, times)
+			if lat <= 0 {
+				continue
+			}
+			links := (n + len(pool) - 1) / len(pool)
+			c := chainLoad{form: i, regs: len(pool), links: links, cycles: float64(links) * lat, copy: float64(reps) * least}
+			c.ratio = c.cycles / c.copy
+			if c.ratio > worst.ratio {
+				worst = c
+			}
+		}
+	}
+	return worst, true
 }
 
 // rmwRepeats returns how many rounds a copy of a mix needs for its
@@ -292,13 +371,33 @@ func chainNeeds(forms []*isa.Form, counts []int, times FormTimes) []float64 {
 	}
 	need := make([]float64, len(forms))
 	for i, x := range forms {
-		lat := times[x.Name()].Latency
+		lat := 0.0
+		for _, op := range x.Operands {
+			if chainedOperand(op) {
+				lat = max(lat, chainLatency(x, op, times))
+			}
+		}
 		if lat <= 0 {
 			lat = 1
 		}
 		need[i] = float64(counts[i]) * lat / least
 	}
 	return need
+}
+
+// chainLatency is the latency of the chain through a chained register
+// operand of f: the form's measured latency through its destination, but
+// at most a cycle for a register written in part and not read (mov r16,
+// m16 chains through the merge of the register's other bytes, not through
+// its load: sized by the load's 5 cycles, its stream left add r64, r64
+// beside it three registers for 18 instances, a chain of 6 cycles a copy
+// where the ports take 4.5).
+func chainLatency(f *isa.Form, op isa.Operand, times FormTimes) float64 {
+	lat := times[f.Name()].Latency
+	if !reads(op) {
+		lat = min(lat, 1)
+	}
+	return lat
 }
 
 // writtenClass is the register class of a form's first written register

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"portlab/isa"
@@ -59,12 +60,14 @@ func (st *stream) slotOff() int {
 // (read-write or merging destinations): independent instances then need
 // many rotating registers; otherwise renaming makes two enough.
 func chained(f *isa.Form) bool {
-	for _, op := range f.Operands {
-		if c := class(op.Kind); isReg(c) && writes(op) && (reads(op) || op.Kind == isa.KindR8 || op.Kind == isa.KindR16) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(f.Operands, chainedOperand)
+}
+
+// chainedOperand reports a register operand that a form writes and reads,
+// or writes in part (r8, r16: the rest of the register is merged in).
+func chainedOperand(op isa.Operand) bool {
+	c := class(op.Kind)
+	return isReg(c) && writes(op) && (reads(op) || op.Kind == isa.KindR8 || op.Kind == isa.KindR16)
 }
 
 // newStream plans independent instances of f. share scales the rotating
