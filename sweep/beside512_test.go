@@ -1,9 +1,11 @@
 package sweep
 
 import (
+	"strings"
 	"testing"
 
 	"portlab/gen"
+	"portlab/isa"
 	"portlab/results"
 )
 
@@ -50,5 +52,45 @@ func TestLatencyBeside512NeedsAVX512(t *testing.T) {
 	}
 	if !(beside >= alone*0.95) {
 		t.Errorf("vaddss chain beside zmm loads %.2f cycles, alone %.2f: want at least the chain's own latency", beside, alone)
+	}
+}
+
+// A host without AVX-512 runs no chain beside 512-bit work and no zmm
+// late-forwarding chain; one with AVX-512F but not BW runs the former
+// only.
+func TestHostRuns(t *testing.T) {
+	f, _ := isa.Lookup("addsd xmm, xmm")
+	bs, err := gen.Generate(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	none := func(string) bool { return false }
+	onlyF := func(s string) bool { return s == "avx512f" }
+	n512 := 0
+	for _, b := range bs {
+		if b.Kind == gen.KindLatency512 {
+			n512++
+			if HostRuns(b, none) || !HostRuns(b, onlyF) {
+				t.Errorf("%s: runs without AVX-512 %v, with AVX-512F %v", b.Snippet.Name, HostRuns(b, none), HostRuns(b, onlyF))
+			}
+		} else if !HostRuns(b, none) {
+			t.Errorf("%s (%s) refused without AVX-512", b.Snippet.Name, b.Kind)
+		}
+	}
+	if n512 == 0 {
+		t.Fatal("addsd xmm, xmm has no latency chain beside 512-bit work: the test shows nothing")
+	}
+	for _, n := range []string{"vpaddd ymm, ymm, ymm", "vpaddd zmm, zmm, zmm"} {
+		f, _ := isa.Lookup(n)
+		bs := gen.LateForwardBenches(f)
+		if len(bs) == 0 {
+			t.Fatalf("%s: no late-forwarding chains", n)
+		}
+		zmm := strings.Contains(n, "zmm")
+		for _, b := range bs {
+			if HostRuns(b, onlyF) == zmm || !HostRuns(b, func(string) bool { return true }) {
+				t.Errorf("%s: with AVX-512F alone runs %v", n, HostRuns(b, onlyF))
+			}
+		}
 	}
 }

@@ -320,6 +320,20 @@ func (t *measuredTimes) note(bs []*results.Benchmark) {
 	}
 }
 
+// HostRuns reports whether a host with the features has runs a benchmark
+// of a form it supports: the latency chains beside 512-bit work load zmm
+// registers (AVX-512F), and the zmm late-forwarding chain's vpmaddwd needs
+// AVX512BW where vpaddd zmm needs only F.
+func HostRuns(b *gen.Bench, has func(string) bool) bool {
+	switch {
+	case b.Kind == gen.KindLatency512:
+		return has("avx512f")
+	case b.Kind == gen.KindLateForward && strings.Contains(b.Form.Name(), "zmm"):
+		return has("avx512bw")
+	}
+	return true
+}
+
 // Run sweeps the forms.
 func Run(eng *measure.Engine, o Options) (*Summary, error) {
 	start := time.Now()
@@ -398,12 +412,7 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 				if !kindSelected(b.Kind, o.Latency, o.Throughput) {
 					continue
 				}
-				// The zmm loads beside the chain need AVX-512.
-				if b.Kind == gen.KindLatency512 && o.Has != nil && !o.Has("avx512f") {
-					continue
-				}
-				// vpmaddwd zmm needs AVX512BW where vpaddd zmm needs only F.
-				if b.Kind == gen.KindLateForward && o.Has != nil && strings.Contains(b.Form.Name(), "zmm") && !o.Has("avx512bw") {
+				if o.Has != nil && !HostRuns(b, o.Has) {
 					continue
 				}
 				if done[benchID(b)] {
