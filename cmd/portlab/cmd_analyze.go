@@ -25,7 +25,7 @@ func init() {
 
 func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("analyze", stderr)
-	modelPath := fs.String("model", "", "machine model file (portlab YAML or OSACA); default: the host's own (portlab characterize), else its embedded model")
+	modelPath := fs.String("model", "", "machine model: a file (portlab YAML or OSACA), an embedded model's file name or LLVM CPU (see 'portlab model list'), or 'host': the host's own (portlab characterize), else its embedded model (the default)")
 	mcpu := fs.String("mcpu", "", "use LLVM's scheduling model for this CPU (imported through llvm-mca for the forms the input uses), e.g. skylake, znver3")
 	iterations := fs.Int("iterations", analysis.DefaultIterations, "iterations of each region to simulate")
 	dispatch := fs.Int("dispatch", 0, "dispatch width in micro-ops per cycle (default: the model's)")
@@ -255,16 +255,9 @@ func readInput(f string) ([]byte, string, error) {
 func analyzeModel(path, mcpu string, regions []*input.Region, stderr io.Writer) (*modeldb.Model, []string, error) {
 	warn := func(msg string) { fmt.Fprintf(stderr, "portlab analyze: warning: %s\n", msg) }
 	switch {
-	case path != "":
-		m, err := modeldb.LoadFile(path, modeldb.LoadOptions{Lenient: true, Warn: warn})
+	case path != "" && path != "host":
+		m, err := loadModelFileOrName(path, warn)
 		if err != nil {
-			data, rerr := os.ReadFile(path)
-			if rerr == nil && bytes.Contains(data, []byte("osaca_version")) {
-				om, _, oerr := modeldb.ImportOSACA(path, modeldb.OSACAOptions{})
-				if oerr == nil {
-					return om, nil, nil
-				}
-			}
 			return nil, nil, err
 		}
 		return m, nil, nil

@@ -262,3 +262,22 @@ func TestAnalyzeHostModel(t *testing.T) {
 		t.Errorf("output:\n%s", outs[0])
 	}
 }
+
+// --model takes what the other commands take: a file, an embedded model
+// by file name or LLVM CPU, or host; a name that is none of them is an
+// error naming it.
+func TestAnalyzeModelByName(t *testing.T) {
+	for _, name := range []string{"portlab-znver3.yml.gz", "znver3"} {
+		code, out, errOut := runAnalyzeCmd(t, "--model", name, kernel("k01_add_chain.s"))
+		if code != 0 || !strings.Contains(out, "Simulated:") {
+			t.Errorf("--model %s: exit %d: %s", name, code, errOut)
+		}
+	}
+	code, out, errOut := runAnalyzeCmd(t, "--model", "portlab-znver3.yml.gz", "--instruction-tables", kernel("k01_add_chain.s"))
+	if code != 0 || !strings.Contains(out, "addq") {
+		t.Errorf("--instruction-tables with an embedded model: exit %d: %s%s", code, out, errOut)
+	}
+	if code, _, errOut := runAnalyzeCmd(t, "--model", "no-such-model.yml", kernel("k01_add_chain.s")); code != 1 || !strings.Contains(errOut, `model "no-such-model.yml": no such file, and no embedded model`) {
+		t.Errorf("unknown model: exit %d: %s", code, errOut)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -25,7 +24,7 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("cluster", stderr)
 	var files stringList
 	fs.Var(&files, "benchmarks-file", "result file (llvm-exegesis or portlab YAML; '-' reads stdin); repeatable, or give files as arguments")
-	modelPath := fs.String("model", "", "model file to check the results against")
+	modelPath := fs.String("model", "", "model to check the results against: a file, an embedded model's file name or LLVM CPU (see 'portlab model list'), or 'host' (default: the model portlab characterize built for the results' CPU)")
 	mcpu := fs.String("mcpu", "", "check against LLVM's scheduling model for this CPU (llvm-mca -mcpu=NAME, imported for the measured forms), e.g. znver3")
 	algo := fs.String("analysis-clustering", "dbscan", "clustering algorithm: dbscan or naive")
 	eps := fs.Float64("analysis-clustering-epsilon", 0.1, "clustering epsilon: neighbourhood radius in cycles")
@@ -196,17 +195,8 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 func loadClusterModel(path, mcpu string, points []*cluster.Point, stderr io.Writer) (*modeldb.Model, string, error) {
 	warn := func(msg string) { fmt.Fprintf(stderr, "portlab cluster: warning: %s\n", msg) }
 	switch {
-	case path != "":
-		m, err := modeldb.LoadFile(path, modeldb.LoadOptions{Lenient: true, Warn: warn})
-		if err != nil {
-			data, rerr := os.ReadFile(path)
-			if rerr == nil && bytes.Contains(data, []byte("osaca_version")) {
-				om, _, oerr := modeldb.ImportOSACA(path, modeldb.OSACAOptions{})
-				if oerr == nil {
-					m, err = om, nil
-				}
-			}
-		}
+	case path != "" && path != "host":
+		m, err := loadModelFileOrName(path, warn)
 		if err != nil {
 			return nil, "", err
 		}

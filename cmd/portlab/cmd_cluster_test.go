@@ -208,3 +208,14 @@ func TestClusterUsesTheUsersModel(t *testing.T) {
 		t.Errorf("not checked against the user's model:\n%s\n%.400s", stderr.String(), stdout.String())
 	}
 }
+
+// --model names an embedded model as the other commands do.
+func TestClusterModelByName(t *testing.T) {
+	code, out, errOut := runClusterCmd(t, clusterLat, clusterTp, "--model", "llvm14-znver3.yml.gz", "--json")
+	if code != 0 || !json.Valid([]byte(out)) {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "znver3") {
+		t.Errorf("the summary does not name the embedded model:\n%s", errOut)
+	}
+}

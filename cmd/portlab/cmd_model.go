@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -105,6 +106,32 @@ func loadModelArg(spec string, lenient bool, stderr io.Writer) (*modeldb.Model, 
 		return m, nil
 	}
 	return nil, fmt.Errorf("model %q: no such file, and no embedded model by that file name or LLVM CPU (see 'portlab model list')", spec)
+}
+
+// loadModelFileOrName loads the --model of analyze and cluster: a model
+// file (portlab YAML or an OSACA machine file) or, where no file has that
+// name, an embedded model by file name or LLVM CPU.
+func loadModelFileOrName(path string, warn func(string)) (*modeldb.Model, error) {
+	if _, err := os.Stat(path); err != nil {
+		if m, eerr := modeldb.Embedded(path); eerr == nil {
+			return m, nil
+		}
+		if m, derr := modeldb.Default(path); derr == nil {
+			return m, nil
+		}
+		return nil, fmt.Errorf("model %q: no such file, and no embedded model by that file name or LLVM CPU (see 'portlab model list')", path)
+	}
+	m, err := modeldb.LoadFile(path, modeldb.LoadOptions{Lenient: true, Warn: warn})
+	if err != nil {
+		data, rerr := os.ReadFile(path)
+		if rerr == nil && bytes.Contains(data, []byte("osaca_version")) {
+			if om, _, oerr := modeldb.ImportOSACA(path, modeldb.OSACAOptions{}); oerr == nil {
+				return om, nil
+			}
+		}
+		return nil, err
+	}
+	return m, nil
 }
 
 // writeModel writes a model to a file (atomically; .gz compresses) or, for
