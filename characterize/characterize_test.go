@@ -124,9 +124,20 @@ func TestInterruptedRunResumes(t *testing.T) {
 		t.Fatalf("a second run without Resume: %v", err)
 	}
 	o.Resume = true
+	building := map[string]bool{} // what the build step's progress lines said
+	o.Progress = func(s Status) {
+		if s.Step == "build" {
+			building[s.What] = true
+		}
+	}
 	rep, err := Run(o)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, want := range []string{"ports from the mixes", "placing port mappings", "late forwarding"} {
+		if !building[want] {
+			t.Errorf("the build's progress never said %q: %v", want, building)
+		}
 	}
 	st2 := readState(t, dir)
 	for _, s := range []string{"sweep", "kernels", "validation"} {

@@ -381,7 +381,12 @@ func (r *run) left(done, total int) time.Duration {
 		rest = stepFrac * float64(p.FitMixes) * p.MixSeconds
 	}
 	if !r.st.Done["build"] {
-		rest += buildFixed + float64(p.PortMixes+p.FitMixes)*buildPerMix + p.LoadSeconds
+		est := buildFixed + float64(p.PortMixes+p.FitMixes)*buildPerMix + p.LoadSeconds
+		if r.cur == "build" {
+			// What the build has spent so far comes off its estimate.
+			est = max(est-r.st.Spent["build"]-time.Since(r.curFrom).Seconds(), 0)
+		}
+		rest += est
 	}
 	if !r.st.Done["predict"] {
 		rest += predictFixed
@@ -647,7 +652,8 @@ func (r *run) build() error {
 	m, rep, err := modeldb.Build(ms, modeldb.BuildOptions{
 		Name:    fmt.Sprintf("measured by portlab characterize on %s (%s)", h.Microarch, h.Signature()),
 		LLVMCPU: h.Microarch, Base: r.base, Sources: []string{resultsFile},
-		From: "portlab characterize --budget " + r.o.Budget.String(),
+		From:  "portlab characterize --budget " + r.o.Budget.String(),
+		Infer: modeldb.InferOptions{Progress: func(what string, done, total int) { r.progress(done, total, what) }},
 	})
 	if err != nil {
 		return err

@@ -100,6 +100,9 @@ type InferOptions struct {
 	// fell to 70.0 % within 10 % (84.5 % without splitting, 78.5 % without
 	// fit mixes): a class of one fits its own few mixes and nothing else.
 	SplitTolerance float64
+	// Progress, when set, hears how the fit goes: what it does, and how
+	// many of how many classes it has placed or refitted.
+	Progress func(what string, done, total int)
 	// noMemo turns the memo off (tests: it must change no result).
 	noMemo bool
 }
@@ -1184,7 +1187,8 @@ func (p *inferProblem) descendFrom(order []int, bucket func(int) int) {
 		}
 	}
 	var core []int
-	for _, c := range order {
+	for i, c := range order {
+		p.progress("placing port mappings", i, len(order))
 		cl := p.classes[c]
 		if cl.cur != nil || len(cl.mixes) == 0 {
 			continue
@@ -1199,10 +1203,12 @@ func (p *inferProblem) descendFrom(order []int, bucket func(int) int) {
 			core = append(core, c)
 		}
 	}
+	p.progress("refining the worst fits", 0, 0)
 	p.refine()
 	for pass := 0; pass < p.opt.MaxPasses; pass++ {
 		changed := false
-		for _, c := range order {
+		for i, c := range order {
+			p.progress(fmt.Sprintf("refitting, round %d", pass+1), i, len(order))
 			if len(p.classes[c].mixes) > 0 && p.fitClass(c) {
 				changed = true
 			}
@@ -1210,6 +1216,13 @@ func (p *inferProblem) descendFrom(order []int, bucket func(int) int) {
 		if !changed && pass > 0 {
 			break
 		}
+	}
+}
+
+// progress tells opt.Progress what the fit does, every 64 classes.
+func (p *inferProblem) progress(what string, done, total int) {
+	if p.opt.Progress != nil && done%64 == 0 {
+		p.opt.Progress(what, done, total)
 	}
 }
 

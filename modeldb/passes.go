@@ -103,6 +103,9 @@ func build(ms *Measurements, opt BuildOptions, split map[string]bool) (*Model, *
 	b := &builder{ms: ms, opt: opt, split: split}
 	for _, bp := range buildPasses {
 		r := Pass{Name: bp.name, Rule: bp.rule, Needs: bp.needs}
+		if opt.Infer.Progress != nil {
+			opt.Infer.Progress(bp.name, 0, 0)
+		}
 		if err := bp.run(b, &r); err != nil {
 			return nil, nil, err
 		}
