@@ -71,8 +71,12 @@ type FormMeasurements struct {
 	// take dispatch slots: a snippet of adc and its resets is
 	// dispatch-bound at 2 instructions per adc (see snippetOverhead).
 	Overhead float64
+	// ThroughputNoisy marks a throughput whose every result ended noisy
+	// (not converged): noise only adds time, so it may read slow.
+	ThroughputNoisy bool
 
 	tps       snippetValues
+	tpSure    int // throughput results that converged (or carry no verdict)
 	overheads []float64
 	lats      map[string]*snippetValues
 	// per address shape: latencies, throughputs
@@ -304,6 +308,9 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			fm.lats[pair].add(x, val)
 		case "throughput", "inverse_throughput":
 			fm.tps.add(x, val)
+			if !b.Noisy() {
+				fm.tpSure++
+			}
 			if per > 0 && val > 0 {
 				if n := int(math.Round(per / val)); n > 0 {
 					fm.overheads = append(fm.overheads, snippetOverhead(b, n)/float64(n))
@@ -360,6 +367,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 	for _, fm := range ms.Forms {
 		if tps := fm.tps.values(); len(tps) > 0 {
 			fm.Throughput = median(tps)
+			fm.ThroughputNoisy = fm.tpSure == 0
 		}
 		if len(fm.overheads) > 0 {
 			fm.Overhead = median(fm.overheads)

@@ -1,6 +1,8 @@
 package modeldb
 
 import (
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,6 +74,7 @@ func TestPassesReportWhatEnabledThem(t *testing.T) {
 		evidence string
 	}{
 		{"base", false, "no base model"},
+		{"noisy throughputs from the mixes", false, "every measured throughput converged"},
 		{"mixes to fit", true, "mixes measured"},
 		{"classes", true, "forms with a throughput"},
 		{"memory part from the base", false, "no base model"},
@@ -155,4 +158,55 @@ func TestPassesOnRealSubsets(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A throughput that never converged and that its mixes show too slow is
+// lowered to the third-fastest share its mixes give it; the same inflated
+// throughput converged is kept, and the caller's measurements are not
+// changed.
+func TestBuildLowersNoisyThroughputsFromMixes(t *testing.T) {
+	truth := loadTruth(t)
+	ms := synthMeasurements(t, truth, 0.005, 1)
+	mixes := map[string]int{}
+	for _, mx := range ms.Mixes {
+		for _, pt := range mx.Parts {
+			mixes[pt.Form]++
+		}
+	}
+	var picked []string
+	for _, f := range truth.sortedForms() {
+		if mixes[f] >= 6 && !slices.Contains(synthProbes, f) {
+			picked = append(picked, f)
+		}
+		if len(picked) == 2 {
+			break
+		}
+	}
+	if len(picked) < 2 {
+		t.Fatal("no two forms with six mixes in the synthetic sweep")
+	}
+	noisy, sure := picked[0], picked[1]
+	truthTp := map[string]float64{}
+	for _, f := range picked {
+		truthTp[f] = ms.Forms[f].Throughput
+		ms.Forms[f].Throughput *= 1.25
+	}
+	ms.Forms[noisy].ThroughputNoisy = true
+	m, rep, err := Build(ms, BuildOptions{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantPass(t, rep, "noisy throughputs from the mixes", true, "1 throughputs ended noisy; 1 of them ran faster")
+	if e, _ := m.Lookup(noisy); math.Abs(e.Throughput-truthTp[noisy]) > 0.03*truthTp[noisy] {
+		t.Errorf("%s: throughput %v, want its mixes' %v (measured noisy %v)", noisy, e.Throughput, truthTp[noisy], 1.25*truthTp[noisy])
+	}
+	if e, _ := m.Lookup(sure); math.Abs(e.Throughput-1.25*truthTp[sure]) > 1e-3*truthTp[sure] {
+		t.Errorf("%s: throughput %v, want the converged measurement %v kept", sure, e.Throughput, 1.25*truthTp[sure])
+	}
+	if ms.Forms[noisy].Throughput != 1.25*truthTp[noisy] {
+		t.Errorf("the caller's measurement of %s changed to %v", noisy, ms.Forms[noisy].Throughput)
+	}
+	if p := passOf(t, rep, "noisy throughputs from the mixes"); !strings.Contains(strings.Join(p.Changes, " "), noisy) {
+		t.Errorf("the pass's changes do not name %s: %q", noisy, p.Changes)
+	}
 }
