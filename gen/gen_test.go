@@ -356,19 +356,6 @@ func TestMixTimedSplitsChainsByNeed(t *testing.T) {
 	for _, order := range [][2]string{{"crc32 r32, m16", "add r64, r64"}, {"add r64, r64", "crc32 r32, m16"}} {
 		counts := map[string]int{"add r64, r64": 60, "crc32 r32, m16": 8}
 		forms := []*isa.Form{form(t, order[0]), form(t, order[1])}
-		depth := func(b *Bench) map[string]int { // deepest chain per copy, by mnemonic
-			per := map[string]map[string]int{}
-			out := map[string]int{}
-			for _, l := range lines(b) {
-				f := strings.Fields(strings.NewReplacer(",", " ").Replace(l))
-				if per[f[0]] == nil {
-					per[f[0]] = map[string]int{}
-				}
-				per[f[0]][f[1]]++
-				out[f[0]] = max(out[f[0]], per[f[0]][f[1]])
-			}
-			return out
-		}
 		timed, err := MixNTimed(forms, []int{counts[order[0]], counts[order[1]]}, times)
 		if err != nil {
 			t.Fatal(err)
@@ -378,14 +365,14 @@ func TestMixTimedSplitsChainsByNeed(t *testing.T) {
 			t.Fatal(err)
 		}
 		least := 12.6 // 60 * 0.21
-		d := depth(timed)
+		d := chainDepths(timed)
 		for _, f := range order {
 			mn := strings.Fields(f)[0]
 			if chain := float64(d[mn]) * times[f].Latency; chain > least {
 				t.Errorf("%v: %s chains %d deep a copy (%.0f cycles), more than the %.1f the mix takes at least\n%s", order, f, d[mn], chain, least, timed.Snippet.Source)
 			}
 		}
-		if de := depth(even); order[1] == "add r64, r64" && de["add"] < 10 {
+		if de := chainDepths(even); order[1] == "add r64, r64" && de["add"] < 10 {
 			t.Errorf("split evenly, the adds chain %d deep: the test no longer shows what the times change", de["add"])
 		}
 	}
