@@ -29,6 +29,9 @@ type Measurements struct {
 	// stores to one cache line, and every store to a line of its own; 0
 	// when not measured.
 	StoreCommitSameLine, StoreCommitLinesApart float64
+	// StoreCommitNoisy marks store-commit streams of which one never
+	// converged: its cycles a store may read slow.
+	StoreCommitNoisy bool
 	// LateForward holds the late-forwarding chains (LateForwardKind) by
 	// vector width; nil when not measured.
 	LateForward map[string]*LateForwardRun
@@ -180,6 +183,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 	hosts := map[string]bool{}
 	mixes := map[string]*MixMeasurement{}
 	commits := map[string][]float64{}                     // store-commit streams' cycles a store, by stream
+	commitsSure := map[string]int{}                       // their results that converged
 	lateFwd := map[string]map[string][]float64{}          // late-forwarding chains' cycles a link, by width and chain
 	addressMixes := map[string]map[AddressMix][]float64{} // by form: by mix without cycles
 	form := func(name string) *FormMeasurements {
@@ -331,6 +335,9 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			}
 		case StoreCommitKind:
 			commits[x.Operands] = append(commits[x.Operands], val)
+			if !b.Noisy() {
+				commitsSure[x.Operands]++
+			}
 		case LateForwardKind:
 			f, _ := isa.Lookup(x.Form)
 			w := VectorDest(f)
@@ -391,6 +398,11 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		sort.Strings(fm.Props)
 	}
 	ms.StoreCommitSameLine, ms.StoreCommitLinesApart = median(commits[StoreCommitSameLine]), median(commits[StoreCommitLinesApart])
+	for _, stream := range []string{StoreCommitSameLine, StoreCommitLinesApart} {
+		if len(commits[stream]) > 0 && commitsSure[stream] == 0 {
+			ms.StoreCommitNoisy = true
+		}
+	}
 	for w, byChain := range lateFwd {
 		if ms.LateForward == nil {
 			ms.LateForward = map[string]*LateForwardRun{}

@@ -97,4 +97,24 @@ func TestBuildMeasuresStoreCommit(t *testing.T) {
 		t.Errorf("store_commit %v without the streams", m2.StoreCommit)
 	}
 	wantPass(t, rep2, "store commit", false, "not measured")
+	// Streams that never converged, too close to tell apart (a neighbour
+	// on the store path: 0.76 to one line where a quiet core reads 0.50):
+	// the report says they were too noisy, not that there is no limit.
+	no := false
+	noisy := []*results.Benchmark{bs[0], res("same", StoreCommitKind, "same-line", 0.76), res("apart", StoreCommitKind, "lines-apart", 1.03)}
+	for _, b := range noisy[1:] {
+		b.Portlab.Converged = &no
+	}
+	ms3 := CollectMeasurements(noisy, CollectOptions{})
+	if !ms3.StoreCommitNoisy || ms.StoreCommitNoisy {
+		t.Errorf("StoreCommitNoisy %v for streams that never converged, %v for clean ones", ms3.StoreCommitNoisy, ms.StoreCommitNoisy)
+	}
+	m3, rep3, err := Build(ms3, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m3.StoreCommit != nil {
+		t.Errorf("store_commit %v from streams too close to tell", m3.StoreCommit)
+	}
+	wantPass(t, rep3, "store commit", false, "did not converge (1.03 cycles a store a line apart, 0.76 to one line): too noisy to tell")
 }
