@@ -723,11 +723,12 @@ func (e *Engine) runGroups(groups []*groupRun, o Options, attempt func(*groupRun
 		queue = append(fresh, queue...)
 		switch {
 		case again:
-			g.readyAt = time.Now().Add(o.RetryBackoff << (g.attempt - 1))
-			if len(e.cpus) > 1 && e.CPU() != g.cpu {
-				// The retry runs on another core, whose neighbour comes
-				// and goes on its own: no burst to wait out.
-				g.readyAt = time.Now()
+			g.readyAt = time.Now()
+			if len(e.cpus) <= 1 || e.CPU() == g.cpu {
+				// Back on the same core: wait out the neighbour's burst.
+				// (On another core the neighbour comes and goes on its
+				// own: the retry is ready at once.)
+				g.readyAt = g.readyAt.Add(o.RetryBackoff << (g.attempt - 1))
 			}
 			at, _ := slices.BinarySearchFunc(waiting, g.readyAt, func(w *groupRun, t time.Time) int { return w.readyAt.Compare(t) })
 			waiting = slices.Insert(waiting, at, g)

@@ -256,7 +256,7 @@ func analyzeModel(path, mcpu string, regions []*input.Region, stderr io.Writer) 
 	warn := func(msg string) { fmt.Fprintf(stderr, "portlab analyze: warning: %s\n", msg) }
 	switch {
 	case path != "" && path != "host":
-		m, err := loadModelFileOrName(path, warn)
+		m, err := loadModelFileOrName(path, modeldb.LoadOptions{Lenient: true, Warn: warn})
 		if err != nil {
 			return nil, nil, err
 		}

@@ -196,7 +196,7 @@ func loadClusterModel(path, mcpu string, points []*cluster.Point, stderr io.Writ
 	warn := func(msg string) { fmt.Fprintf(stderr, "portlab cluster: warning: %s\n", msg) }
 	switch {
 	case path != "" && path != "host":
-		m, err := loadModelFileOrName(path, warn)
+		m, err := loadModelFileOrName(path, modeldb.LoadOptions{Lenient: true, Warn: warn})
 		if err != nil {
 			return nil, "", err
 		}

@@ -92,26 +92,17 @@ func loadModelArg(spec string, lenient bool, stderr io.Writer) (*modeldb.Model, 
 		}
 		return m, nil
 	}
-	if _, err := os.Stat(spec); err == nil {
-		warn := func(msg string) { fmt.Fprintf(stderr, "warning: %s\n", msg) }
-		if !lenient {
-			warn = nil
-		}
-		return modeldb.LoadFile(spec, modeldb.LoadOptions{Lenient: lenient, Warn: warn})
+	var warn func(string)
+	if lenient {
+		warn = func(msg string) { fmt.Fprintf(stderr, "warning: %s\n", msg) }
 	}
-	if m, err := modeldb.Embedded(spec); err == nil {
-		return m, nil
-	}
-	if m, err := modeldb.Default(spec); err == nil {
-		return m, nil
-	}
-	return nil, fmt.Errorf("model %q: no such file, and no embedded model by that file name or LLVM CPU (see 'portlab model list')", spec)
+	return loadModelFileOrName(spec, modeldb.LoadOptions{Lenient: lenient, Warn: warn})
 }
 
-// loadModelFileOrName loads the --model of analyze and cluster: a model
-// file (portlab YAML or an OSACA machine file) or, where no file has that
-// name, an embedded model by file name or LLVM CPU.
-func loadModelFileOrName(path string, warn func(string)) (*modeldb.Model, error) {
+// loadModelFileOrName loads a model named on the command line other than
+// "host": a model file (portlab YAML or an OSACA machine file) or, where
+// no file has that name, an embedded model by file name or LLVM CPU.
+func loadModelFileOrName(path string, opt modeldb.LoadOptions) (*modeldb.Model, error) {
 	if _, err := os.Stat(path); err != nil {
 		if m, eerr := modeldb.Embedded(path); eerr == nil {
 			return m, nil
@@ -121,7 +112,7 @@ func loadModelFileOrName(path string, warn func(string)) (*modeldb.Model, error)
 		}
 		return nil, fmt.Errorf("model %q: no such file, and no embedded model by that file name or LLVM CPU (see 'portlab model list')", path)
 	}
-	m, err := modeldb.LoadFile(path, modeldb.LoadOptions{Lenient: true, Warn: warn})
+	m, err := modeldb.LoadFile(path, opt)
 	if err != nil {
 		data, rerr := os.ReadFile(path)
 		if rerr == nil && bytes.Contains(data, []byte("osaca_version")) {
