@@ -109,6 +109,7 @@ func (m *Measurement) Benchmark(cpuName, hostSig string) *results.Benchmark {
 	x.Median, x.Min, x.Max = round(m.PerInstr.Median), round(m.PerInstr.Min), round(m.PerInstr.Max)
 	x.Reps, x.Clean, x.RepsPerJob = m.Reps, m.Clean, m.RepsPerJob
 	x.LatCanary, x.TpCanary = round(m.Canaries.Latency), round(m.Canaries.Throughput)
+	x.VecCanary, x.LdCanary = round(m.Canaries.Vector), round(m.Canaries.Load)
 	x.Uncertainty = round(m.Uncertainty)
 	conv := m.Converged
 	x.Converged = &conv

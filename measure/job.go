@@ -36,9 +36,28 @@ const (
 	tpCanaryAdds = 12 // the adds in tpCanaryBody
 )
 
+// The vector and load canaries: what a sibling takes that the adds do not
+// show. Twelve independent `por xmm` (SSE2, every x86-64 core; bound by
+// the vector ALUs) and twelve loads of one line of the stack (bound by
+// the load ports; the stack is mapped in every frame and nothing stores
+// there meanwhile). The vector canary judges snippets that name vector,
+// MMX or x87 registers, the load canary snippets that touch memory
+// (judgedBy); both are measured in every job. On the Zen 3 guest
+// (2026-11-28, `go run ./tools/cputrace -units`), in 20 us chunks where
+// the adds ran clear, twelve vpand ymm ran more than 3 % slow in 3-44 %
+// of them and twelve loads over 96 bytes in 9-24 %; with the matching
+// canary clear as well, 2-6 % and 9-14 %.
+const (
+	vecCanaryBody = "por xmm0, xmm15\npor xmm1, xmm15\npor xmm2, xmm15\npor xmm3, xmm15\npor xmm4, xmm15\npor xmm5, xmm15\npor xmm6, xmm15\npor xmm7, xmm15\npor xmm8, xmm15\npor xmm9, xmm15\npor xmm10, xmm15\npor xmm11, xmm15"
+	ldCanaryBody  = "mov rax, [rsp]\nmov rbx, [rsp+8]\nmov rcx, [rsp+16]\nmov rdx, [rsp+24]\nmov rsi, [rsp]\nmov rdi, [rsp+8]\nmov r8, [rsp+16]\nmov r9, [rsp+24]\nmov r10, [rsp]\nmov r11, [rsp+8]\nmov r12, [rsp+16]\nmov r13, [rsp+24]"
+	vecCopies     = 16 // 192 por
+	ldCopies      = 16 // 192 loads
+	canaryInstrs  = 12 // the instructions in each of the two bodies
+)
+
 // Shared functions at the start of every job: the calibration chain and the
-// canaries at two lengths each. Their loop-count groups are 0, 1, 2;
-// snippet k of a job uses group 3+k.
+// canaries at two lengths each. Their loop-count groups are 0 to
+// sharedGroups-1; snippet k of a job uses group sharedGroups+k.
 const (
 	fCalibN = iota
 	fCalib2N
@@ -46,7 +65,12 @@ const (
 	fLat2N
 	fTpN
 	fTp2N
+	fVecN
+	fVec2N
+	fLdN
+	fLd2N
 	nShared
+	sharedGroups = nShared / 2
 )
 
 // sharedFrame is the frame of the calibration and canary functions: legacy
@@ -73,6 +97,8 @@ func (e *Engine) sharedUnits(warm int) []*jit.Unit {
 		mk(calibBody, calibCopies), mk(calibBody, 2*calibCopies),
 		mk(latCanary, latCopies), mk(latCanary, 2*latCopies),
 		mk(tpCanaryBody, tpCopies), mk(tpCanaryBody, 2*tpCopies),
+		mk(vecCanaryBody, vecCopies), mk(vecCanaryBody, 2*vecCopies),
+		mk(ldCanaryBody, ldCopies), mk(ldCanaryBody, 2*ldCopies),
 	}
 }
 
@@ -90,6 +116,9 @@ type prepared struct {
 	err    error
 	init   jit.Init
 	region []jit.Region
+	// vec and mem: the vector and the load canary judge the snippet
+	// (judgedBy).
+	vec, mem bool
 }
 
 type role struct {
@@ -133,6 +162,7 @@ func (e *Engine) prepare(s *Snippet) *prepared {
 		}
 	}
 	p.frame = e.frameFor(s, loopReg)
+	p.vec, p.mem = judgedBy(s.Source, s.ATT)
 	if s.ResetPointers {
 		// Address registers go back to their start every loop iteration,
 		// so pointer increments cannot run away; not those the snippet
@@ -277,7 +307,7 @@ func (e *Engine) assemble(snips []*Snippet, o Options) (preps []*prepared, share
 // the next batch while the engine waits out a retry's back-off
 // (Options.Idle), so that the assembler never runs beside a measurement.
 func (e *Engine) Warm(snips []*Snippet, o Options) {
-	if e.tpRef.Notes() < referenceNotes {
+	if !e.referenced() {
 		rs, ro := referenceCall(o)
 		ro.defaults(e.Host.TSCHz)
 		e.assemble(rs[:1], ro)
@@ -598,9 +628,9 @@ func (e *Engine) buildJob(ps []*prepared, shared []*jit.Object, o Options) *jobL
 		job.Inits = append(job.Inits, p.init)
 		var idx []int
 		for r, obj := range p.objs {
-			g := 3 + k
+			g := sharedGroups + k
 			if p.roles[r].loop {
-				g = 3 + len(ps) + k
+				g = sharedGroups + len(ps) + k
 			}
 			idx = append(idx, addFunc(obj, g, p.roles[r].mult, k+1))
 		}
@@ -612,7 +642,7 @@ func (e *Engine) buildJob(ps []*prepared, shared []*jit.Object, o Options) *jobL
 	for _, idx := range l.funcs {
 		job.Schedule = append(job.Schedule, idx...)
 	}
-	job.Schedule = append(job.Schedule, fLatN, fLat2N, fTpN, fTp2N, fCalibN, fCalib2N)
+	job.Schedule = append(job.Schedule, fLatN, fLat2N, fTpN, fTp2N, fVecN, fVec2N, fLdN, fLd2N, fCalibN, fCalib2N)
 	return l
 }
 
@@ -828,17 +858,24 @@ func (e *Engine) attempt(g *groupRun, o Options) (again bool, spawned []*groupRu
 	}
 	conv := make([]bool, len(g.ps))
 	nconv := 0
+	var vec, mem bool // some snippet of the job is judged by the canary
+	for _, p := range g.ps {
+		vec, mem = vec || p.vec, mem || p.mem
+	}
 	for k, p := range g.ps {
 		var ts []perf.Timing
 		ts, g.layout[k], g.clock = interpret(p, g.l, k, res, o)
 		g.reps[k] = append(g.reps[k], ts...)
+		if k == 0 {
+			// The job's canaries, all three, count toward the run's
+			// references; the ones that judge its snippets say whether
+			// it ran beside a busy sibling.
+			e.refs.Note(allCanaries(g.layout[k], true, true).Estimate(ts))
+			e.afterJob(cpu, allCanaries(g.layout[k], vec, mem).BusyShare(ts, e.refs.Values()))
+		}
 		est := g.layout[k].Estimate(g.reps[k])
 		if conv[k] = e.converged(est, p, o); conv[k] {
 			nconv++
-		}
-		if k == 0 {
-			e.tpRef.Note(g.layout[k].Estimate(ts))
-			e.afterJob(cpu, g.layout[k].BusyShare(ts, e.tpRef.Value()))
 		}
 	}
 	if g.attempt < o.MinJobs {
@@ -851,6 +888,18 @@ func (e *Engine) attempt(g *groupRun, o Options) (again bool, spawned []*groupRu
 		return true, nil
 	}
 	return true, []*groupRun{g.split(conv)}
+}
+
+// allCanaries returns l with the vector canary (vec) and the load canary
+// (mem) judging it as well.
+func allCanaries(l perf.Layout, vec, mem bool) perf.Layout {
+	if vec {
+		l.VecSpan = vecCopies * canaryInstrs
+	}
+	if mem {
+		l.LdSpan = ldCopies * canaryInstrs
+	}
+	return l
 }
 
 // layOut builds a group's job when it first runs (a call's jobs are not
@@ -925,18 +974,24 @@ const (
 // the first batch's results were judged against references of 0.253 and
 // 0.313. On a quiet host it is one round of eight one-job measurements.
 func (e *Engine) establishReference(o Options) {
-	if e.referencing || e.tpRef.Notes() >= referenceNotes {
+	if e.referencing || e.referenced() {
 		return
 	}
 	e.referencing = true
 	defer func() { e.referencing = false }()
 	snips, ro := referenceCall(o)
 	start, jobs := time.Now(), e.Stats.Jobs
-	for e.tpRef.Notes() < referenceNotes && time.Since(start) < referenceBudget {
+	for !e.referenced() && time.Since(start) < referenceBudget {
 		e.MeasureAll(snips, ro, nil)
 	}
 	e.Stats.Reference += time.Since(start)
 	e.Stats.ReferenceJobs += e.Stats.Jobs - jobs
+}
+
+// referenced reports whether each of the three throughput canaries has
+// referenceNotes jobs behind its reference.
+func (e *Engine) referenced() bool {
+	return e.refs.Tp.Notes() >= referenceNotes && e.refs.Vec.Notes() >= referenceNotes && e.refs.Ld.Notes() >= referenceNotes
 }
 
 // referenceCall is what establishReference measures: the canary's adds,
@@ -960,7 +1015,7 @@ func referenceCall(o Options) ([]*Snippet, Options) {
 // snippet's jobs leaves floors that agree with each other and are all
 // slow: only a reference from a quieter moment shows it).
 func (e *Engine) converged(est perf.Estimate, p *prepared, o Options) bool {
-	return est.Converged(o.RelTol, o.AbsTol*float64(p.instrs)) && est.CanaryClear(e.tpRef.Value())
+	return est.Converged(o.RelTol, o.AbsTol*float64(p.instrs)) && est.CanaryClear(e.refs.Values())
 }
 
 // complete turns a finished group's repetitions into its measurements.
@@ -978,28 +1033,28 @@ func (e *Engine) complete(g *groupRun, o Options) {
 		m.PerInstr = m.PerSnippet.Scale(1 / float64(p.instrs))
 		m.Uncertainty = est.Uncertainty / float64(p.instrs)
 		m.Converged = e.converged(est, p, o)
-		m.Canaries = perf.Canaries{Latency: est.LatCanary, Throughput: est.TpCanary}
+		m.Canaries = perf.Canaries{Latency: est.LatCanary, Throughput: est.TpCanary, Vector: est.VecCanary, Load: est.LdCanary}
 		m.Reps, m.Clean = est.Reps, est.Reps-est.Disturbed
 		m.Clock.CyclesPerTick = est.CyclesPerTick
 		if !m.Converged {
-			m.Warnings = append(m.Warnings, notConverged(est, p, o, e.tpRef.Value()))
+			m.Warnings = append(m.Warnings, notConverged(est, p, o, e.refs.Values()))
 		}
 		if f := m.Clock.FrequencyFactor; f > 1.02 || (f > 0 && f < 0.98) {
 			m.Warnings = append(m.Warnings, fmt.Sprintf("the frequency probe after this snippet read %.3fx the calibration's ticks per cycle: a clock change (or a busy SMT sibling) may skew it by that much", f))
 		}
 		if !e.referencing {
-			e.Recorder.record(m, e.tpRef.Value())
+			e.Recorder.record(m, e.refs.Values())
 		}
 	}
 }
 
 // notConverged says why an estimate is less sure than asked.
-func notConverged(est perf.Estimate, p *prepared, o Options, ref float64) string {
+func notConverged(est perf.Estimate, p *prepared, o Options, refs perf.References) string {
 	per := float64(p.instrs)
 	msg := fmt.Sprintf("not converged after %d repetitions: %.4f ± %.4f cycles per instruction (wanted ± %.4f; %.0f%% of repetitions disturbed, throughput canary %+.1f%% in the typical one)",
 		est.Reps, est.Value/per, est.Uncertainty/per, math.Max(o.RelTol*math.Abs(est.Value), o.AbsTol*per)/per, 100*est.DisturbedShare(), 100*est.Sibling)
-	if !est.CanaryClear(ref) {
-		msg += fmt.Sprintf("; the throughput canary never ran faster than %.3f, %.0f%% above its %.3f in this run's quiet moments: a busy SMT sibling throughout", est.TpCanary, 100*(est.TpCanary/ref-1), ref)
+	if slow := est.SlowCanaries(refs); len(slow) > 0 {
+		msg += fmt.Sprintf("; the throughput canaries off this run's quiet moments (cycles an instruction): %s: a busy SMT sibling throughout", strings.Join(slow, ", "))
 	}
 	if d := math.Abs(est.LatCanary/perf.LatCanaryExpected - 1); d > 0.01 {
 		msg += fmt.Sprintf("; the latency canary reads %.3f (want %.0f): the clock conversion is off by %.1f%%", est.LatCanary, perf.LatCanaryExpected, 100*d)
@@ -1122,6 +1177,12 @@ func interpret(p *prepared, l *jobLayout, k int, res *jit.Result, o Options) ([]
 		clock.FrequencyFactor = c
 	}
 	lay := perf.Layout{CalibSpan: calibCopies, LatSpan: latCopies, TpSpan: tpCopies * tpCanaryAdds, Hardware: useHW}
+	if p.vec {
+		lay.VecSpan = vecCopies * canaryInstrs
+	}
+	if p.mem {
+		lay.LdSpan = ldCopies * canaryInstrs
+	}
 	// A point's count is its group's; the spans say how many copies the
 	// functions run per count (Func.Mult).
 	mult := func(f int) float64 { return float64(job.Funcs[f].Mult) }
@@ -1151,6 +1212,10 @@ func interpret(p *prepared, l *jobLayout, k int, res *jit.Result, o Options) ([]
 		x.Calib[1] = [2]float64{at(last[fCalibN], fCalibN), at(last[fCalib2N], fCalib2N)}
 		x.Lat = [2]float64{val(first[fLatN], fLatN), val(first[fLat2N], fLat2N)}
 		x.Tp = [2]float64{val(first[fTpN], fTpN), val(first[fTp2N], fTp2N)}
+		// Every job measures the vector and load canaries: those that do
+		// not judge the snippet still count toward the run's references.
+		x.Vec = [2]float64{val(first[fVecN], fVecN), val(first[fVec2N], fVec2N)}
+		x.Ld = [2]float64{val(first[fLdN], fLdN), val(first[fLd2N], fLd2N)}
 		x.Snip[0] = val(first[fs[0]], fs[0])
 		if lay.Differential {
 			x.Snip[1] = val(first[fs[1]], fs[1])

@@ -171,9 +171,9 @@ type Engine struct {
 	Host        Host
 	// Recorder, when set, writes the raw repetitions of noisy benchmarks.
 	Recorder *Recorder
-	// tpRef is the throughput canary of this run's quiet moments (see
+	// refs are the throughput canaries of this run's quiet moments (see
 	// converged).
-	tpRef perf.CanaryReference
+	refs perf.CanaryReferences
 	// referencing is set while establishReference measures.
 	referencing bool
 	// Stats accounts for the engine's time, so a slow run can say whether

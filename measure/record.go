@@ -32,13 +32,13 @@ func Noisy(m *Measurement) bool {
 	return !m.Converged || m.Estimate.DisturbedShare() >= 0.25 || m.Estimate.Sibling >= perf.SiblingSlack
 }
 
-func (r *Recorder) record(m *Measurement, tpRef float64) {
+func (r *Recorder) record(m *Measurement, refs perf.References) {
 	if r == nil || r.W == nil || m.Err != nil || len(m.Timings) == 0 || (!r.All && !Noisy(m)) {
 		return
 	}
 	rec := &perf.Recording{Name: m.Snippet.Name, Source: m.Snippet.Source, Host: r.Host, Microarch: r.Microarch, Note: r.Note,
 		Date: time.Now().UTC().Format(time.RFC3339), Instructions: m.Instructions, Layout: m.Layout,
-		Timings: m.Timings, Estimate: m.PerInstr.Median, Known: r.Known[m.Snippet.Name], TpReference: tpRef}
+		Timings: m.Timings, Estimate: m.PerInstr.Median, Known: r.Known[m.Snippet.Name], TpReference: refs.Tp, VecReference: refs.Vec, LdReference: refs.Ld}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.Err != nil {

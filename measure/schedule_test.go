@@ -109,7 +109,8 @@ func TestSplitKeepsTheFirstJobsCounts(t *testing.T) {
 	o := Options{Reps: 11, Calls: 3, TargetTicks: 1000}
 	g := newGroupRun(ps, ms, shared)
 	e.layOut(g, o)
-	// The first job's counts: shared groups 0-2, snippet k's group 3+k.
+	// The first job's counts: shared groups 0 to sharedGroups-1, snippet
+	// k's group sharedGroups+k.
 	for f := range g.l.job.Funcs {
 		g.l.job.Funcs[f].FixedCount = uint64(100 + g.l.job.Funcs[f].Group)
 	}
@@ -125,11 +126,12 @@ func TestSplitKeepsTheFirstJobsCounts(t *testing.T) {
 		t.Fatalf("the part that runs again holds %d snippets, want s1 alone and a job to build", len(g.ps))
 	}
 	e.layOut(g, o)
-	// s1 is snippet 0 of the new job, group 3, and keeps its group-4 count.
+	// s1 is snippet 0 of the new job and keeps the count of its former
+	// group, the next one.
 	for _, f := range g.l.job.Funcs {
 		want := uint64(100 + f.Group)
-		if f.Group == 3 {
-			want = 104
+		if f.Group == sharedGroups {
+			want = 100 + sharedGroups + 1
 		}
 		if f.FixedCount != want {
 			t.Errorf("function of group %d: count %d, want %d", f.Group, f.FixedCount, want)

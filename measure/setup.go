@@ -71,6 +71,44 @@ func memoryAccesses(src string) string {
 	return strings.Join(keep, "\n")
 }
 
+var (
+	vecMention  = regexp.MustCompile(`(?i)(^|[^\w])%?([xyz]?mm\d+|st(\(\d\))?)\b`)
+	x87Mnemonic = regexp.MustCompile(`(?i)^f[a-z0-9]+$`)
+	// memImplicit are mnemonics that touch memory with no operand saying
+	// so: the stack, the string instructions.
+	memImplicit = regexp.MustCompile(`(?i)^(push|pop|call|ret|enter|leave|(rep\w*\s+)?(movs|stos|lods|cmps|scas|ins|outs)[bwdq]?|xlatb?)`)
+)
+
+// judgedBy says which canaries beside the integer adds judge a snippet
+// (docs/method.md, "Noise and how sure a result is"): the vector canary
+// where it names a vector, MMX or x87 register or is an x87 instruction,
+// the load canary where it touches memory (lea and nop do not).
+func judgedBy(src string, att bool) (vec, mem bool) {
+	for _, line := range strings.Split(stripAll(src), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		m := strings.ToLower(f[0])
+		if strings.HasPrefix(m, "{") && len(f) > 1 { // {vex}, {evex}
+			m = strings.ToLower(f[1])
+		}
+		if vecMention.MatchString(line) || x87Mnemonic.MatchString(m) {
+			vec = true
+		}
+		if memImplicit.MatchString(strings.TrimSpace(line)) {
+			mem = true
+		}
+	}
+	acc := memoryAccesses(stripAll(src))
+	if att {
+		mem = mem || memATT.MatchString(acc)
+	} else {
+		mem = mem || memIntel.MatchString(acc)
+	}
+	return vec, mem
+}
+
 // loadedRegisters returns the general-purpose registers the snippet loads
 // from memory (mov, movzx, movsx, movsxd with a memory source): an index
 // or pointer chain through memory, which must carry from copy to copy.

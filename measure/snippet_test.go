@@ -113,3 +113,32 @@ func TestMemoryAccesses(t *testing.T) {
 		t.Errorf("bases %v, indexes %v: want rsi only (lea and nop access no memory)", bases, indexes)
 	}
 }
+
+// The vector canary judges snippets that name vector, MMX or x87
+// registers; the load canary those that touch memory, named or implied.
+func TestJudgedBy(t *testing.T) {
+	for _, c := range []struct {
+		src      string
+		att      bool
+		vec, mem bool
+	}{
+		{"add rax, rcx\nimul rbx, rdx", false, false, false},
+		{"lea rax, [rax+rax*2+7]\nnop DWORD PTR [rax+rax*1+0x0]", false, false, false},
+		{"vpand ymm0, ymm12, ymm13", false, true, false},
+		{"paddb mm0, mm1", false, true, false},
+		{"{evex} vpaddd zmm1, zmm2, zmm3", false, true, false},
+		{"fadd st, st(1)", false, true, false},
+		{"add QWORD PTR [rdi+8], rax", false, false, true},
+		{"vaddps ymm0, ymm1, YMMWORD PTR [rsi]", false, true, true},
+		{"push rax\npop rax", false, false, true},
+		{"rep movsb", false, false, true},
+		{"addq %rax, 8(%rdi)", true, false, true},
+		{"leaq 8(%rdi), %rdi", true, false, false},
+		{"vmovdqa %ymm1, %ymm2", true, true, false},
+		{"add rax, rcx # xmm0 in a comment, [rsi]", false, false, false},
+	} {
+		if vec, mem := judgedBy(c.src, c.att); vec != c.vec || mem != c.mem {
+			t.Errorf("%q: vector %v, memory %v; want %v, %v", c.src, vec, mem, c.vec, c.mem)
+		}
+	}
+}

@@ -16,8 +16,13 @@ type Timing struct {
 	// each at its two lengths: [before, after][n, 2n].
 	Calib [2][2]float64 `json:"calib"`
 	Lat   [2]float64    `json:"lat"`  // latency canary at its two lengths
-	Tp    [2]float64    `json:"tp"`   // throughput canary at its two lengths
+	Tp    [2]float64    `json:"tp"`   // throughput canary (integer adds) at its two lengths
 	Snip  [2]float64    `json:"snip"` // the measured code at its two lengths (one in single-length modes)
+	// Vec and Ld are the vector and load canaries at their two lengths,
+	// in the repetitions of a snippet that they judge (Layout.VecSpan,
+	// LdSpan; zero otherwise).
+	Vec [2]float64 `json:"vec,omitzero"`
+	Ld  [2]float64 `json:"ld,omitzero"`
 	// Alt is min mode's loop variant at its one length (0 otherwise).
 	Alt             float64 `json:"alt,omitempty"`
 	ContextSwitches uint64  `json:"cs,omitempty"`
@@ -30,6 +35,11 @@ type Layout struct {
 	CalibSpan float64 `json:"calib_span"` // cycles of the calibration chain (adds of latency 1)
 	LatSpan   float64 `json:"lat_span"`   // instructions of the latency canary (imul, latency LatCanaryExpected)
 	TpSpan    float64 `json:"tp_span"`    // instructions of the throughput canary
+	// VecSpan and LdSpan are the instructions of the vector and load
+	// canaries, where they judge the snippet (it names vector registers,
+	// it touches memory); 0 where they do not.
+	VecSpan float64 `json:"vec_span,omitempty"`
+	LdSpan  float64 `json:"ld_span,omitempty"`
 	// Span is the snippet copies between Snip[0] and Snip[1]
 	// (Differential), or in Snip[0] (single length); AltSpan those in
 	// Alt.
@@ -75,6 +85,10 @@ type Estimate struct {
 	// uncertainty (its floors' next-fewest samples and the calibration's,
 	// as for the value).
 	LatCanary, TpCanary, TpUncertainty float64
+	// VecCanary and LdCanary are the vector and load canaries the same
+	// way, with their uncertainties; 0 where they do not judge the
+	// snippet (Layout.VecSpan, LdSpan).
+	VecCanary, VecUncertainty, LdCanary, LdUncertainty float64
 	// Values are the per-repetition values (cycles per copy, each from
 	// the repetition's own points and the floor calibration): their
 	// spread is what the noise did.
@@ -131,6 +145,8 @@ type floors struct {
 	calib [2]float64 // n, 2n (both positions pooled)
 	lat   [2]float64
 	tp    [2]float64
+	vec   [2]float64
+	ld    [2]float64
 	snip  [2]float64
 	alt   float64
 }
@@ -164,22 +180,34 @@ func kthFloors(ts []Timing, k int) floors {
 		f.calib[i] = orderStat(col(func(t Timing) []float64 { return []float64{t.Calib[0][i], t.Calib[1][i]} }), k)
 		f.lat[i] = orderStat(col(func(t Timing) []float64 { return []float64{t.Lat[i]} }), k)
 		f.tp[i] = orderStat(col(func(t Timing) []float64 { return []float64{t.Tp[i]} }), k)
+		f.vec[i] = orderStat(col(func(t Timing) []float64 { return []float64{t.Vec[i]} }), k)
+		f.ld[i] = orderStat(col(func(t Timing) []float64 { return []float64{t.Ld[i]} }), k)
 		f.snip[i] = orderStat(col(func(t Timing) []float64 { return []float64{t.Snip[i]} }), k)
 	}
 	f.alt = orderStat(col(func(t Timing) []float64 { return []float64{t.Alt} }), k)
 	return f
 }
 
+// canaries are the canaries of a set of floors, cycles per instruction
+// (0 for a throughput canary that does not judge the snippet).
+type canaries struct{ lat, tp, vec, ld float64 }
+
 // value computes the snippet's cycles per copy, the canaries and the
 // ticks per cycle from a set of floors.
-func (l Layout) value(f floors) (v, lat, tp, ticksPerCycle float64) {
+func (l Layout) value(f floors) (v float64, c canaries, ticksPerCycle float64) {
 	ticksPerCycle = (f.calib[1] - f.calib[0]) / l.CalibSpan
 	conv := ticksPerCycle
 	if l.Hardware {
 		conv = 1
 	}
-	lat = (f.lat[1] - f.lat[0]) / conv / l.LatSpan
-	tp = (f.tp[1] - f.tp[0]) / conv / l.TpSpan
+	c.lat = (f.lat[1] - f.lat[0]) / conv / l.LatSpan
+	c.tp = (f.tp[1] - f.tp[0]) / conv / l.TpSpan
+	if l.VecSpan > 0 {
+		c.vec = (f.vec[1] - f.vec[0]) / conv / l.VecSpan
+	}
+	if l.LdSpan > 0 {
+		c.ld = (f.ld[1] - f.ld[0]) / conv / l.LdSpan
+	}
 	if l.Differential {
 		v = (f.snip[1] - f.snip[0]) / conv / l.Span
 	} else {
@@ -188,16 +216,20 @@ func (l Layout) value(f floors) (v, lat, tp, ticksPerCycle float64) {
 			v = math.Min(v, f.alt/conv/l.AltSpan)
 		}
 	}
-	return v, lat, tp, ticksPerCycle
+	return v, c, ticksPerCycle
 }
 
-// floorMoves returns how far the value and the throughput canary move
-// when one floor of f1 in turn is replaced by the same point's in next:
-// the calibration at n and 2n, the snippet at n and 2n, the loop variant,
-// the latency canary at n and 2n, the throughput canary at n and 2n.
-func (l Layout) floorMoves(f1, next floors) (value, tp [9]float64) {
-	v, _, t, _ := l.value(f1)
-	for i := range 9 {
+// nPoints is the floors floorMoves replaces in turn: the calibration at
+// n and 2n, the snippet at n and 2n, the loop variant, the latency canary
+// at n and 2n, the throughput, vector and load canaries at n and 2n.
+const nPoints = 13
+
+// floorMoves returns how far the value and the canaries move when one
+// floor of f1 in turn is replaced by the same point's in next (in the
+// order of nPoints).
+func (l Layout) floorMoves(f1, next floors) (value [nPoints]float64, cs [nPoints]canaries) {
+	v, c, _ := l.value(f1)
+	for i := range nPoints {
 		g := f1
 		switch i {
 		case 0, 1:
@@ -210,11 +242,16 @@ func (l Layout) floorMoves(f1, next floors) (value, tp [9]float64) {
 			g.lat[i-5] = next.lat[i-5]
 		case 7, 8:
 			g.tp[i-7] = next.tp[i-7]
+		case 9, 10:
+			g.vec[i-9] = next.vec[i-9]
+		case 11, 12:
+			g.ld[i-11] = next.ld[i-11]
 		}
-		w, _, wt, _ := l.value(g)
-		value[i], tp[i] = math.Abs(w-v), math.Abs(wt-t)
+		w, wc, _ := l.value(g)
+		value[i] = math.Abs(w - v)
+		cs[i] = canaries{lat: math.Abs(wc.lat - c.lat), tp: math.Abs(wc.tp - c.tp), vec: math.Abs(wc.vec - c.vec), ld: math.Abs(wc.ld - c.ld)}
 	}
-	return value, tp
+	return value, cs
 }
 
 // Estimate computes the estimate of a benchmark's repetitions (see the
@@ -225,24 +262,31 @@ func (l Layout) Estimate(ts []Timing) Estimate {
 		return e
 	}
 	f1 := kthFloors(ts, 1)
-	v, lat, tp, tpc := l.value(f1)
-	e.Value, e.LatCanary, e.TpCanary = v, lat, tp
+	v, c, tpc := l.value(f1)
+	lat := c.lat
+	e.Value, e.LatCanary, e.TpCanary, e.VecCanary, e.LdCanary = v, c.lat, c.tp, c.vec, c.ld
 	if tpc > 0 {
 		e.CyclesPerTick = 1 / tpc
 	}
 	// How far the estimate moves when one point's floor is its next-fewest
-	// sample: each point on its own, the moves summed.
-	moves, tpMoves := l.floorMoves(f1, kthFloors(ts, 2))
-	u, utp := 0.0, 0.0
-	for i := range 9 {
+	// sample: each point on its own, the moves summed. A canary's
+	// uncertainty is its own two floors' moves and the calibration's.
+	moves, cmoves := l.floorMoves(f1, kthFloors(ts, 2))
+	u := 0.0
+	for i := range nPoints {
 		if i < 5 {
 			u += moves[i]
 		}
-		if i < 2 || i >= 7 {
-			utp += tpMoves[i]
+		if i < 2 || i == 7 || i == 8 {
+			e.TpUncertainty += cmoves[i].tp
+		}
+		if c.vec > 0 && (i < 2 || i == 9 || i == 10) {
+			e.VecUncertainty += cmoves[i].vec
+		}
+		if c.ld > 0 && (i < 2 || i == 11 || i == 12) {
+			e.LdUncertainty += cmoves[i].ld
 		}
 	}
-	e.TpUncertainty = utp
 	// The clock conversion, checked by the latency canary from the same
 	// floors: a canary off its known value by x says the cycles may be off
 	// by as much.
@@ -287,6 +331,12 @@ func (l Layout) Estimate(ts []Timing) Estimate {
 			check(t.Snip[1], f1.snip[1])
 		}
 		check(t.Tp[1], f1.tp[1])
+		if l.VecSpan > 0 {
+			check(t.Vec[1], f1.vec[1])
+		}
+		if l.LdSpan > 0 {
+			check(t.Ld[1], f1.ld[1])
+		}
 		if disturbed {
 			e.Disturbed++
 		}
@@ -302,42 +352,66 @@ func (l Layout) Estimate(ts []Timing) Estimate {
 	return e
 }
 
+// References are a run's throughput canary references
+// (CanaryReferences.Values): the integer adds', the vector canary's and
+// the load canary's, each 0 before the run has one.
+type References struct{ Tp, Vec, Ld float64 }
+
 // BusyShare is the share of repetitions that ran beside a busy SMT
-// sibling or were switched out: their throughput canary, in cycles at
-// the repetition's own clock (its longer length over the calibration
-// chain's, against the floors of ts), more than SiblingSlack slower than
-// ref, or a context switch or migration. With ref 0 the canary of the
-// floors of ts stands in for it, so a neighbour busy in every repetition
-// goes unseen until the run has a reference (CanaryReference).
-func (l Layout) BusyShare(ts []Timing, ref float64) float64 {
+// sibling or were switched out: a throughput canary that judges the
+// snippet, in cycles at the repetition's own clock (its longer length
+// over the calibration chain's, against the floors of ts), more than
+// SiblingSlack slower than its reference, or a context switch or
+// migration. A canary whose reference is 0 is judged against its floors'
+// own value, so a neighbour busy in every repetition goes unseen until the
+// run has a reference (CanaryReference).
+func (l Layout) BusyShare(ts []Timing, refs References) float64 {
 	if len(ts) == 0 {
 		return 0
 	}
 	f1 := kthFloors(ts, 1)
-	_, _, tp, _ := l.value(f1)
-	if ref <= 0 {
-		ref = tp
-	}
-	// The throughput canary's longer length over the calibration chain's
-	// (ticks over ticks: the clock cancels), or its cycles (counters).
-	ratio := func(tp, calib float64) float64 {
+	_, c, _ := l.value(f1)
+	// A canary's longer length over the calibration chain's (ticks over
+	// ticks: the clock cancels), or its cycles (counters).
+	ratio := func(x, calib float64) float64 {
 		if l.Hardware {
-			return tp
+			return x
 		}
-		return tp / calib
+		return x / calib
 	}
-	floor := ratio(f1.tp[1], f1.calib[1])
+	type canary struct {
+		point     func(Timing) float64
+		floor, at float64 // its longer length's floor; its value there
+		ref       float64
+	}
+	cs := []canary{{func(t Timing) float64 { return t.Tp[1] }, f1.tp[1], c.tp, refs.Tp}}
+	if l.VecSpan > 0 {
+		cs = append(cs, canary{func(t Timing) float64 { return t.Vec[1] }, f1.vec[1], c.vec, refs.Vec})
+	}
+	if l.LdSpan > 0 {
+		cs = append(cs, canary{func(t Timing) float64 { return t.Ld[1] }, f1.ld[1], c.ld, refs.Ld})
+	}
 	busy := 0
 	for _, t := range ts {
-		r := ratio(t.Tp[1], math.Min(t.Calib[0][1], t.Calib[1][1]))
-		if t.ContextSwitches > 0 || t.Migrations > 0 || tp*r/floor > ref*(1+SiblingSlack) {
+		slow := t.ContextSwitches > 0 || t.Migrations > 0
+		calib := math.Min(t.Calib[0][1], t.Calib[1][1])
+		for _, k := range cs {
+			ref := k.ref
+			if ref <= 0 {
+				ref = k.at
+			}
+			if k.at*ratio(k.point(t), calib)/ratio(k.floor, f1.calib[1]) > ref*(1+SiblingSlack) {
+				slow = true
+			}
+		}
+		if slow {
 			busy++
 		}
 	}
 	return float64(busy) / float64(len(ts))
 }
 
-// CanaryReference is the throughput canary of a run's quiet moments: the
+// CanaryReference is a throughput canary of a run's quiet moments: the
 // canary that CanaryQuantile of its jobs' canaries reach (at least two of
 // them), counted only from jobs whose own canary floors are sure
 // (uncertainty within 0.5 %) and whose latency canary reads
@@ -359,12 +433,15 @@ type CanaryReference struct {
 // below its reference.
 const CanaryQuantile = 0.02
 
-// Note records a job's estimate (from that job's repetitions alone).
-func (r *CanaryReference) Note(e Estimate) {
-	if e.Reps < 2 || !(e.TpCanary > 0) || e.TpUncertainty > 0.005*e.TpCanary || math.Abs(e.LatCanary/LatCanaryExpected-1) > 0.01 {
+// Note records a job's estimate (from that job's repetitions alone): its
+// throughput canary (the integer adds).
+func (r *CanaryReference) Note(e Estimate) { r.note(e.TpCanary, e.TpUncertainty, e.LatCanary, e.Reps) }
+
+func (r *CanaryReference) note(c, u, lat float64, reps int) {
+	if reps < 2 || !(c > 0) || u > 0.005*c || math.Abs(lat/LatCanaryExpected-1) > 0.01 {
 		return
 	}
-	r.canaries = append(r.canaries, e.TpCanary)
+	r.canaries = append(r.canaries, c)
 }
 
 // Notes is how many jobs' canaries the reference has counted.
@@ -387,12 +464,29 @@ func (r *CanaryReference) Value() float64 {
 	return r.value
 }
 
+// CanaryReferences are a run's references of its three throughput
+// canaries, each counted from the jobs it judged.
+type CanaryReferences struct{ Tp, Vec, Ld CanaryReference }
+
+// Note records a job's estimate: each canary it carries.
+func (r *CanaryReferences) Note(e Estimate) {
+	r.Tp.Note(e)
+	r.Vec.note(e.VecCanary, e.VecUncertainty, e.LatCanary, e.Reps)
+	r.Ld.note(e.LdCanary, e.LdUncertainty, e.LatCanary, e.Reps)
+}
+
+// Values are the three references now.
+func (r *CanaryReferences) Values() References {
+	return References{Tp: r.Tp.Value(), Vec: r.Vec.Value(), Ld: r.Ld.Value()}
+}
+
 // SiblingSlack is how much slower (or faster) than the run's reference
-// (Value) the throughput canary of a converged estimate may be.
+// (Value) a throughput canary of a converged estimate may be.
 const SiblingSlack = 0.03
 
-// CanaryClear reports whether an estimate's throughput canary is within
-// SiblingSlack of the reference ref (always, before there is one).
+// CanaryClear reports whether every throughput canary that judges the
+// estimate is within SiblingSlack of its reference (always, before there
+// is one).
 //
 // Slower: a neighbour busy throughout a benchmark's jobs leaves floors
 // that agree with each other and are all slow, and only a reference from a
@@ -408,6 +502,31 @@ const SiblingSlack = 0.03
 // disagreed with the other sweep by more than 1 %, against 1.1 % of the
 // results whose canary read right (`sar r32, cl` latency 2.00 for 1.00,
 // the canary at 0.157 cycles an add).
-func (e Estimate) CanaryClear(ref float64) bool {
-	return ref <= 0 || (e.TpCanary <= ref*(1+SiblingSlack) && e.TpCanary >= ref*(1-SiblingSlack))
+//
+// Three canaries, because a sibling does not take every unit at once: on
+// the Zen 3 guest (2026-11-28, `go run ./tools/cputrace -units`) with the
+// adds clear, twelve vpand ymm ran more than 3 % slow in 3-44 % of 20 us
+// chunks and twelve loads over 96 bytes in 9-24 %; with the vector
+// (twelve por xmm) or the load canary clear as well, 2-6 % and 9-14 %.
+// Two full sweeps there had converged on `vpand ymm, ymm, ymm` 0.2505
+// and 0.3047 cycles, the adds clear in both.
+func (e Estimate) CanaryClear(r References) bool { return len(e.SlowCanaries(r)) == 0 }
+
+// SlowCanaries says which throughput canaries that judge the estimate
+// are off their references by more than SiblingSlack: "integer adds
+// 0.262 for 0.250", one phrase each.
+func (e Estimate) SlowCanaries(r References) []string {
+	var out []string
+	check := func(name string, c, ref float64, always bool) {
+		if ref <= 0 || (c == 0 && !always) || (c <= ref*(1+SiblingSlack) && c >= ref*(1-SiblingSlack)) {
+			return
+		}
+		out = append(out, fmt.Sprintf("%s %.3f for %.3f (%+.0f%%)", name, c, ref, 100*(c/ref-1)))
+	}
+	// The adds judge every estimate; the others those they were measured
+	// beside (0 otherwise).
+	check("integer adds", e.TpCanary, r.Tp, true)
+	check("vector", e.VecCanary, r.Vec, false)
+	check("loads", e.LdCanary, r.Ld, false)
+	return out
 }

@@ -332,7 +332,7 @@ func TestCanaryClearBothWays(t *testing.T) {
 		{0.210, 0.200, false}, // a busy sibling throughout
 		{0.157, 0.200, false}, // floors from different moments
 	} {
-		if got := (Estimate{TpCanary: c.tp}).CanaryClear(c.ref); got != c.want {
+		if got := (Estimate{TpCanary: c.tp}).CanaryClear(References{Tp: c.ref}); got != c.want {
 			t.Errorf("canary %.3f against the reference %.3f: clear %v, want %v", c.tp, c.ref, got, c.want)
 		}
 	}
@@ -359,11 +359,11 @@ func TestBusyShare(t *testing.T) {
 	}
 	busySibling := func(r Timing, f float64) Timing { r.Tp[1] *= f; return r }
 	ts := []Timing{steadyRep(4), slowClock(steadyRep(4), 1.2), slowClock(steadyRep(4), 1.1), busySibling(steadyRep(4), 1.1)}
-	if got := l.BusyShare(ts, 0.25); math.Abs(got-0.25) > 1e-9 {
+	if got := l.BusyShare(ts, References{Tp: 0.25}); math.Abs(got-0.25) > 1e-9 {
 		t.Errorf("one slow canary in four: busy share %.3f, want 0.25 (slower clocks are not a sibling)", got)
 	}
 	ts[0].ContextSwitches = 1
-	if got := l.BusyShare(ts, 0.25); math.Abs(got-0.5) > 1e-9 {
+	if got := l.BusyShare(ts, References{Tp: 0.25}); math.Abs(got-0.5) > 1e-9 {
 		t.Errorf("and one switched out: busy share %.3f, want 0.5", got)
 	}
 	// A job busy throughout: against its own floor it looks quiet, and
@@ -373,13 +373,131 @@ func TestBusyShare(t *testing.T) {
 		all[i].Tp[1] = (64 + 12) * 0.7 * 1.1
 		all[i].Tp[0] = (32 + 12) * 0.7 * 1.1
 	}
-	if got := l.BusyShare(all, 0); got != 0 {
+	if got := l.BusyShare(all, References{Tp: 0}); got != 0 {
 		t.Errorf("busy throughout, no reference: %.3f, want 0", got)
 	}
-	if got := l.BusyShare(all, 0.25); got != 1 {
+	if got := l.BusyShare(all, References{Tp: 0.25}); got != 1 {
 		t.Errorf("busy throughout, against the reference: %.3f, want 1", got)
 	}
-	if got := l.BusyShare(nil, 0.25); got != 0 {
+	if got := l.BusyShare(nil, References{Tp: 0.25}); got != 0 {
 		t.Errorf("no repetitions: %.3f", got)
+	}
+}
+
+// A sibling that takes the vector units and leaves the ALUs alone: a
+// vector snippet's job slowed throughout converges on its own floors with
+// the adds clear, and only the vector canary, against the run's
+// reference, says it ran beside a busy sibling. The same job judged as an
+// integer snippet (no VecSpan) is clear; a slow load canary does not
+// judge a snippet that touches no memory.
+func TestVectorAndLoadCanaries(t *testing.T) {
+	const k = 0.7 // ticks per cycle
+	rep := func(vecSlow, ldSlow float64) Timing {
+		r := steadyRep(4 * vecSlow)
+		r.Vec = [2]float64{(48*vecSlow + 12) * k, (96*vecSlow + 12) * k} // 192 por, 0.25 a por quiet
+		r.Ld = [2]float64{(64*ldSlow + 12) * k, (128*ldSlow + 12) * k}   // 192 loads, 1/3 a load quiet
+		return r
+	}
+	vecLayout := Layout{CalibSpan: 128, LatSpan: 64, TpSpan: 128, VecSpan: 192, Span: 16, Differential: true}
+	intLayout := vecLayout
+	intLayout.VecSpan = 0
+	refs := References{Tp: 0.25, Vec: 0.25, Ld: 1.0 / 3}
+	var busy []Timing
+	for range 11 {
+		busy = append(busy, rep(1.2, 1.3))
+	}
+	e := vecLayout.Estimate(busy)
+	if !e.Converged(0.005, 0) || math.Abs(e.Value-4.8) > 1e-6 || math.Abs(e.TpCanary-0.25) > 1e-9 || math.Abs(e.VecCanary-0.3) > 1e-9 || e.LdCanary != 0 {
+		t.Fatalf("estimate %+v: want 4.8 converged on its own floors, the adds at 0.25, the vector canary 0.3, no load canary", e)
+	}
+	if e.CanaryClear(refs) {
+		t.Errorf("vector canary %.3f against its reference %.3f: clear, want not", e.VecCanary, refs.Vec)
+	}
+	if s := e.SlowCanaries(refs); len(s) != 1 || !strings.HasPrefix(s[0], "vector 0.300 for 0.250") {
+		t.Errorf("slow canaries %q, want the vector canary alone", s)
+	}
+	if got := vecLayout.BusyShare(busy, refs); got != 1 {
+		t.Errorf("busy share %.3f with the vector canary judging, want 1", got)
+	}
+	if ei := intLayout.Estimate(busy); !ei.CanaryClear(refs) || ei.VecCanary != 0 {
+		t.Errorf("integer layout: canaries %+v, want clear (the vector canary does not judge it)", ei)
+	}
+	if got := intLayout.BusyShare(busy, refs); got != 0 {
+		t.Errorf("busy share %.3f judged by the adds alone, want 0", got)
+	}
+	// With the load canary judging as well, it is the second slow one.
+	memLayout := vecLayout
+	memLayout.LdSpan = 192
+	if s := memLayout.Estimate(busy).SlowCanaries(refs); len(s) != 2 || !strings.HasPrefix(s[1], "loads 0.433 for 0.333") {
+		t.Errorf("slow canaries %q, want the vector and the load canary", s)
+	}
+	// Quiet: every canary at its reference.
+	var quiet []Timing
+	for range 11 {
+		quiet = append(quiet, rep(1, 1))
+	}
+	if e := memLayout.Estimate(quiet); !e.CanaryClear(refs) || memLayout.BusyShare(quiet, refs) != 0 {
+		t.Errorf("quiet job: canaries %+v, want all clear", e)
+	}
+	// References are counted per canary, from sure jobs only.
+	var r CanaryReferences
+	for range 3 {
+		r.Note(memLayout.Estimate(quiet))
+	}
+	r.Note(vecLayout.Estimate(quiet)) // no load canary: counts for the adds and the vector canary
+	if v := r.Values(); math.Abs(v.Tp-0.25) > 1e-9 || math.Abs(v.Vec-0.25) > 1e-9 || math.Abs(v.Ld-1.0/3) > 1e-9 || r.Ld.Notes() != 3 || r.Vec.Notes() != 4 {
+		t.Errorf("references %+v from %d, %d, %d notes: want 0.25, 0.25, 1/3 from 4, 4, 3", v, r.Tp.Notes(), r.Vec.Notes(), r.Ld.Notes())
+	}
+}
+
+// A neighbour whose vector work comes and goes in stretches of
+// milliseconds, slowing vector code by 5-30 % and leaving the ALUs alone:
+// judged by the adds alone, a vector stream converges inside a busy
+// stretch on floors that agree with each other and read slow; judged by
+// the vector canary as well (the engine's rule for code that names vector
+// registers), it converges far less often off the truth. Jobs of 11
+// repetitions, up to five, as the engine runs them; the run's references
+// from every job.
+func TestVectorCanaryUnderAVectorNeighbour(t *testing.T) {
+	const seeds = 300
+	noise := Noise{VectorOn: 4000, VectorOff: 2000, VectorMin: 0.05, VectorMax: 0.30}
+	code := SynthCode{Cycles: 4, Instructions: 16, Throughput: true, Vector: true}
+	run := func(judge bool) (conv, off int) {
+		var refs CanaryReferences
+		for seed := range seeds {
+			s := NewSynthesizer(noise, code, uint64(seed)+1)
+			l := s.Layout()
+			if !judge {
+				l.VecSpan = 0
+			}
+			full := s.Layout()
+			var ts []Timing
+			for range 5 {
+				job := s.Job(11)
+				refs.Note(full.Estimate(job))
+				ts = append(ts, job...)
+				e := l.Estimate(ts)
+				if e.Converged(0.005, 0.002*float64(code.Instructions)) && e.CanaryClear(refs.Values()) {
+					conv++
+					if math.Abs(e.Value/code.Cycles-1) > 0.02 {
+						off++
+					}
+					break
+				}
+			}
+		}
+		return conv, off
+	}
+	aConv, aOff := run(false)
+	vConv, vOff := run(true)
+	t.Logf("adds alone: %d of %d converged, %d of those more than 2 %% off; with the vector canary: %d converged, %d off", aConv, seeds, aOff, vConv, vOff)
+	if aOff*10 < aConv {
+		t.Errorf("adds alone: %d of %d converged estimates more than 2 %% off; the scenario should fool them (at least 10 %%)", aOff, aConv)
+	}
+	if vOff*50 > vConv {
+		t.Errorf("with the vector canary: %d of %d converged estimates more than 2 %% off, want at most 2 %%", vOff, vConv)
+	}
+	if vConv < seeds/2 {
+		t.Errorf("with the vector canary: converged in %d of %d draws, want at least half", vConv, seeds)
 	}
 }

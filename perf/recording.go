@@ -35,8 +35,18 @@ type Recording struct {
 	// TpReference is the run's throughput canary reference when the
 	// benchmark completed (CanaryReference.Value, cycles per add; 0: none
 	// yet, or a recording from before it was kept): a converged estimate
-	// also needs Estimate.CanaryClear(TpReference).
+	// also needs Estimate.CanaryClear(References()).
 	TpReference float64 `json:"tp_reference,omitempty"`
+	// VecReference and LdReference are the vector and load canaries'
+	// references the same way, where those canaries judge the benchmark
+	// (Layout.VecSpan, LdSpan).
+	VecReference float64 `json:"vec_reference,omitempty"`
+	LdReference  float64 `json:"ld_reference,omitempty"`
+}
+
+// References are the run's canary references the recording carries.
+func (r *Recording) References() References {
+	return References{Tp: r.TpReference, Vec: r.VecReference, Ld: r.LdReference}
 }
 
 // WriteRecording appends r to w as one JSON line.

@@ -49,7 +49,7 @@ func TestRecordingsFromNoisyHosts(t *testing.T) {
 					continue
 				}
 				est := r.Layout.Estimate(r.Timings)
-				conv := est.Converged(0.005, 0.002*float64(r.Instructions)) && est.CanaryClear(r.TpReference)
+				conv := est.Converged(0.005, 0.002*float64(r.Instructions)) && est.CanaryClear(r.References())
 				if conv && math.Abs(v/r.Known-1) > 0.01 {
 					t.Errorf("%s:%d %s: floors read %.4f and call it converged, known %.4f", f, i+1, r.Name, v, r.Known)
 				}

@@ -31,7 +31,8 @@ type uncertaintyRule struct {
 // a floor: the second fewest, the third, ...).
 func moves(l Layout, ts []Timing, next floors) (v, lat float64, m [5]float64) {
 	f1 := kthFloors(ts, 1)
-	v, lat, _, _ = l.value(f1)
+	v, c, _ := l.value(f1)
+	lat = c.lat
 	all, _ := l.floorMoves(f1, next)
 	copy(m[:], all[:5])
 	return v, lat, m
@@ -100,8 +101,8 @@ var uncertaintyRules = []uncertaintyRule{
 		for i := range 2 {
 			g := f1
 			g.lat[i] = f2.lat[i]
-			_, w, _, _ := l.value(g)
-			ul += math.Abs(w - lat)
+			_, w, _ := l.value(g)
+			ul += math.Abs(w.lat - lat)
 		}
 		return v, sum(m) + math.Max(0, math.Abs(lat-LatCanaryExpected)-ul)/LatCanaryExpected*math.Abs(v)
 	}, false},
@@ -140,7 +141,7 @@ func replay(rule uncertaintyRule, run []*Recording, other map[string]float64, jo
 		ins := float64(r.Instructions)
 		sure := func(ts []Timing) (float64, bool) {
 			v, u := rule.est(r.Layout, ts, jobLen)
-			return v, len(ts) >= 2 && !math.IsNaN(u) && u <= math.Max(0.005*math.Abs(v), 0.002*ins) && r.Layout.Estimate(ts).CanaryClear(r.TpReference)
+			return v, len(ts) >= 2 && !math.IsNaN(u) && u <= math.Max(0.005*math.Abs(v), 0.002*ins) && r.Layout.Estimate(ts).CanaryClear(r.References())
 		}
 		for n := jobLen; n <= min(len(r.Timings), maxJobs*jobLen); n += jobLen {
 			v, ok := sure(r.Timings[:n])
@@ -182,7 +183,7 @@ func firstsAndResults(recs []*Recording) ([]*Recording, map[string]float64) {
 			firsts = append(firsts, r)
 		}
 		e := r.Layout.Estimate(r.Timings)
-		if !e.Converged(0.005, 0.002*float64(r.Instructions)) || !e.CanaryClear(r.TpReference) {
+		if !e.Converged(0.005, 0.002*float64(r.Instructions)) || !e.CanaryClear(r.References()) {
 			continue
 		}
 		if x, ok := rel[k]; !ok || e.Uncertainty/math.Abs(e.Value) < x {

@@ -71,8 +71,9 @@ type Clock struct {
 }
 
 // Canaries are the canaries of a measurement, cycles per instruction: the
-// latency canary (an imul chain, LatCanaryExpected on every x86-64 core)
-// and the throughput canary (independent adds).
+// latency canary (an imul chain, LatCanaryExpected on every x86-64 core),
+// the throughput canary (independent adds), and the vector and load
+// canaries where they judge the measurement (0 otherwise).
 type Canaries struct {
-	Latency, Throughput float64
+	Latency, Throughput, Vector, Load float64
 }

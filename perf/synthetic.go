@@ -24,6 +24,12 @@ type Noise struct {
 	// that.
 	SiblingOn, SiblingOff  float64
 	SiblingMin, SiblingMax float64
+	// VectorOn, VectorOff, VectorMin, VectorMax: a neighbour's vector
+	// work, in stretches of its own, that slows vector code (SynthCode.
+	// Vector, the vector canary) and leaves the ALUs alone, as on the Zen
+	// 3 guest (docs/method.md, "Three throughput canaries").
+	VectorOn, VectorOff  float64
+	VectorMin, VectorMax float64
 }
 
 // SynthCode is the code a synthetic benchmark times: Cycles per snippet
@@ -33,6 +39,9 @@ type SynthCode struct {
 	Cycles       float64
 	Instructions int
 	Throughput   bool
+	// Vector: the code runs on the vector units (a vector neighbour slows
+	// it, and the vector canary judges it).
+	Vector bool
 }
 
 // Synthesizer simulates a job's schedule on a noisy core: the
@@ -51,14 +60,11 @@ type Synthesizer struct {
 	CallUS        float64
 	Overhead      float64
 
-	rng   *rand.Rand
-	now   float64 // us
-	clock struct{ until, slow float64 }
-	sib   struct {
-		until, slow float64
-		busy        bool
-	}
-	nextIRQ float64
+	rng       *rand.Rand
+	now       float64 // us
+	clock     struct{ until, slow float64 }
+	sib, vsib stretch
+	nextIRQ   float64
 }
 
 // NewSynthesizer returns a synthesizer seeded with seed.
@@ -87,28 +93,50 @@ func (s *Synthesizer) state() (clockSlow, sibling float64) {
 			s.clock.slow = s.rng.Float64() * n.ClockSlow
 		}
 	}
-	for n.SiblingOn > 0 && s.now >= s.sib.until {
-		s.sib.busy = !s.sib.busy
-		if s.sib.busy {
-			s.sib.until = s.now + s.exp(n.SiblingOn)
-			s.sib.slow = n.SiblingMin + s.rng.Float64()*(n.SiblingMax-n.SiblingMin)
+	s.advance(&s.sib, n.SiblingOn, n.SiblingOff, n.SiblingMin, n.SiblingMax)
+	s.advance(&s.vsib, n.VectorOn, n.VectorOff, n.VectorMin, n.VectorMax)
+	return s.clock.slow, s.sib.slow
+}
+
+// stretch is a neighbour's busy or idle stretch and how much it slows
+// the code it concerns.
+type stretch struct {
+	until, slow float64
+	busy        bool
+}
+
+// advance moves a neighbour's stretches on to the simulated time: busy
+// for a mean of on us, slowing by a fraction in [lo, hi], idle for off.
+func (s *Synthesizer) advance(st *stretch, on, off, lo, hi float64) {
+	for on > 0 && s.now >= st.until {
+		st.busy = !st.busy
+		if st.busy {
+			st.until = s.now + s.exp(on)
+			st.slow = lo + s.rng.Float64()*(hi-lo)
 		} else {
-			s.sib.until = s.now + s.exp(n.SiblingOff)
-			s.sib.slow = 0
+			st.until = s.now + s.exp(off)
+			st.slow = 0
 		}
 	}
-	return s.clock.slow, s.sib.slow
 }
 
 // point simulates the calls of one schedule point whose body takes cycles
 // per loop count; throughput says how a busy sibling slows it.
 func (s *Synthesizer) point(cycles float64, throughput bool) float64 {
+	return s.unitPoint(cycles, throughput, false)
+}
+
+// unitPoint is point for code that may run on the vector units.
+func (s *Synthesizer) unitPoint(cycles float64, throughput, vector bool) float64 {
 	count := math.Max(1, math.Round(s.CallUS*1e3/(cycles+s.Overhead))) // ~1 GHz of cycles per us is near enough for sizing
 	best := math.Inf(1)
 	for range s.Calls {
 		slow, sib := s.state()
 		if !throughput {
 			sib /= 10
+		}
+		if vector {
+			sib = (1+sib)*(1+s.vsib.slow) - 1
 		}
 		ticks := (cycles + s.Overhead) * count * s.TicksPerCycle * (1 + slow) * (1 + sib)
 		dur := ticks / s.TicksPerCycle / 1e3 // us at ~1 GHz: only the order matters
@@ -125,10 +153,19 @@ func (s *Synthesizer) point(cycles float64, throughput bool) float64 {
 }
 
 // Layout is the layout of the synthetic jobs (the engine's spans, a
-// middle-half duplicate body of 16 copies).
+// middle-half duplicate body of 16 copies), the vector canary judging
+// vector code.
 func (s *Synthesizer) Layout() Layout {
-	return Layout{CalibSpan: 128, LatSpan: 64, TpSpan: 128, Span: 16, Differential: true}
+	l := Layout{CalibSpan: 128, LatSpan: 64, TpSpan: 128, Span: 16, Differential: true}
+	if s.Code.Vector {
+		l.VecSpan = synthVecSpan
+	}
+	return l
 }
+
+// synthVecSpan is the vector canary's span in synthetic jobs (por at 0.25
+// cycles).
+const synthVecSpan = 192
 
 // Rep simulates one repetition of the schedule.
 func (s *Synthesizer) Rep() Timing {
@@ -138,9 +175,13 @@ func (s *Synthesizer) Rep() Timing {
 		return [2]float64{s.point(l.CalibSpan, false), s.point(2*l.CalibSpan, false)}
 	}
 	t.Calib[0] = calib(0)
-	t.Snip = [2]float64{s.point(l.Span*s.Code.Cycles, s.Code.Throughput), s.point(2*l.Span*s.Code.Cycles, s.Code.Throughput)}
+	v := s.Code.Vector
+	t.Snip = [2]float64{s.unitPoint(l.Span*s.Code.Cycles, s.Code.Throughput, v), s.unitPoint(2*l.Span*s.Code.Cycles, s.Code.Throughput, v)}
 	t.Lat = [2]float64{s.point(l.LatSpan*LatCanaryExpected, false), s.point(2*l.LatSpan*LatCanaryExpected, false)}
 	t.Tp = [2]float64{s.point(l.TpSpan*0.25, true), s.point(2*l.TpSpan*0.25, true)}
+	if v || s.Noise.VectorOn > 0 {
+		t.Vec = [2]float64{s.unitPoint(synthVecSpan*0.25, true, true), s.unitPoint(2*synthVecSpan*0.25, true, true)}
+	}
 	t.Calib[1] = calib(1)
 	return t
 }

@@ -84,10 +84,15 @@ type Extra struct {
 	Clean int    `yaml:"clean_repetitions"` // repetitions no point of which was disturbed
 	// RepsPerJob is one worker job's repetitions: Reps above it means the
 	// engine ran more jobs until the estimate converged.
-	RepsPerJob int      `yaml:"repetitions_per_job,omitempty"`
-	LatCanary  float64  `yaml:"latency_canary,omitempty"`
-	TpCanary   float64  `yaml:"throughput_canary,omitempty"`
-	Warnings   []string `yaml:"warnings,omitempty"`
+	RepsPerJob int     `yaml:"repetitions_per_job,omitempty"`
+	LatCanary  float64 `yaml:"latency_canary,omitempty"`
+	TpCanary   float64 `yaml:"throughput_canary,omitempty"`
+	// VecCanary and LdCanary are the vector and load canaries, where
+	// they judged the benchmark (it names vector registers, it touches
+	// memory).
+	VecCanary float64  `yaml:"vector_canary,omitempty"`
+	LdCanary  float64  `yaml:"load_canary,omitempty"`
+	Warnings  []string `yaml:"warnings,omitempty"`
 	// PassMedians are the per-instruction medians of every pass of a
 	// snippet measured in several passes (Median is their median).
 	PassMedians []float64 `yaml:"pass_medians,omitempty,flow"`

@@ -14,6 +14,13 @@
 //
 //	go run ./tools/cputrace [-duration 12s] [-window 7ms] [-cpus 0,1] [-save FILE]
 //	go run ./tools/cputrace -read FILE [-window 10ms]
+//	go run ./tools/cputrace -units [-duration 4s] [-cpus N]
+//
+// -units instead runs harness/units.c on one CPU: an add chain and seven
+// streams each bound by one kind of unit (portlab's three throughput
+// canaries: adds, por xmm, loads of one line; and snippets they judge:
+// vpand ymm, a load-op, loads and read-modify-writes over 96 bytes), and
+// says how often each snippet ran slow while the canaries ran clear.
 //
 // It keeps every CPU it traces busy: run it on an otherwise idle machine,
 // never beside a measurement.
@@ -220,17 +227,61 @@ func main() {
 	cpuList := flag.String("cpus", "", "CPUs to trace, as the kernel lists them (default: every CPU this process may run on)")
 	save := flag.String("save", "", "also write the raw trace to this file")
 	read := flag.String("read", "", "read a trace written by -save instead of tracing")
+	units := flag.Bool("units", false, "trace which units a neighbour takes on one CPU (the first of -cpus) and what portlab's three throughput canaries see of it, instead")
 	flag.Parse()
 	var err error
-	if *read != "" {
+	switch {
+	case *units:
+		err = unitsOn(*dur, *cpuList)
+	case *read != "":
 		err = replayFile(*read, *window, os.Stdout)
-	} else {
+	default:
 		err = run(*dur, *window, *cpuList, *save, os.Stdout)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cputrace:", err)
 		os.Exit(1)
 	}
+}
+
+// unitsOn runs the units trace on the first CPU of cpuList (default: the
+// highest this process may run on, where portlab measures first).
+func unitsOn(dur time.Duration, cpuList string) error {
+	cpus := jit.AllowedCPUs()
+	if cpuList != "" {
+		var err error
+		if cpus, err = jit.ParseCPUList(cpuList); err != nil {
+			return fmt.Errorf("-cpus: %v", err)
+		}
+	} else {
+		slices.Reverse(cpus)
+	}
+	if len(cpus) == 0 {
+		return errors.New("no CPU to trace")
+	}
+	return runUnits(dur, cpus[0], os.Stdout)
+}
+
+// buildC compiles a harness program with gcc in a directory of its own;
+// cleanup removes it.
+func buildC(name, source string, flags ...string) (bin string, cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", "cputrace")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	src := filepath.Join(dir, name+".c")
+	bin = filepath.Join(dir, name)
+	if err := os.WriteFile(src, []byte(source), 0o644); err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	args := append([]string{"-O2"}, flags...)
+	if b, err := exec.Command("gcc", append(args, "-o", bin, src)...).CombinedOutput(); err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("building %s.c with gcc: %v\n%s", name, err, b)
+	}
+	return bin, cleanup, nil
 }
 
 // replayFile reports on a trace written by -save.
@@ -262,18 +313,11 @@ func run(dur, window time.Duration, cpuList, save string, out io.Writer) error {
 			return fmt.Errorf("-cpus: %v", err)
 		}
 	}
-	dir, err := os.MkdirTemp("", "cputrace")
+	bin, cleanup, err := buildC("trace", traceC, "-pthread")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	src, bin := filepath.Join(dir, "trace.c"), filepath.Join(dir, "trace")
-	if err := os.WriteFile(src, []byte(traceC), 0o644); err != nil {
-		return err
-	}
-	if b, err := exec.Command("gcc", "-O2", "-pthread", "-o", bin, src).CombinedOutput(); err != nil {
-		return fmt.Errorf("building trace.c with gcc: %v\n%s", err, b)
-	}
+	defer cleanup()
 	args := []string{strconv.FormatFloat(dur.Seconds(), 'f', 3, 64)}
 	for _, c := range cpus {
 		args = append(args, strconv.Itoa(c))

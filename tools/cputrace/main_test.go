@@ -97,3 +97,72 @@ func TestTraceRuns(t *testing.T) {
 		t.Error("a missing trace: no error")
 	}
 }
+
+// A units trace where a neighbour's vector work slows vpand and the por
+// canary in a quarter of the chunks, the adds never: vpand is slow in a
+// quarter of the chunks with the adds clear and in none with its canary
+// clear as well; an interrupted chain's chunk is left out.
+func TestUnitsReport(t *testing.T) {
+	var in strings.Builder
+	in.WriteString("instructions 10000 12000 12000 12000 12000 12000 12000 2400\n")
+	// The chain: 10,000 cycles at 0.8 ticks a cycle; quiet streams at
+	// 0.25, 0.25, 1/3, 0.25, 1/3, 1/3 and 0.55 cycles an instruction.
+	quiet := []float64{0.25, 0.25, 1.0 / 3, 0.25, 1.0 / 3, 1.0 / 3, 0.55}
+	n := []float64{12000, 12000, 12000, 12000, 12000, 12000, 2400}
+	for i := range 200 {
+		chain := 8000.0
+		if i == 7 {
+			chain = 20000 // interrupted
+		}
+		fmt.Fprintf(&in, "%.0f", chain)
+		for k, q := range quiet {
+			x := q * n[k] * 0.8
+			if i%4 == 1 && (unitNames[k] == "vpand" || unitNames[k] == "por") {
+				x *= 1.2
+			}
+			fmt.Fprintf(&in, " %.0f", x)
+		}
+		in.WriteString("\n")
+	}
+	tr, err := parseUnits(strings.NewReader(in.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := analyzeUnits(tr)
+	if r.chunks != 199 || math.Abs(r.quiet["rmw"]-0.55) > 1e-3 || math.Abs(r.slow["vpand"]-50.0/199) > 1e-9 || r.slow["add"] != 0 {
+		t.Fatalf("report %+v: want 199 chunks, rmw quiet at 0.55, vpand and por slow in 50", r)
+	}
+	if g := r.given["vpand"]; math.Abs(g[0]-50.0/199) > 1e-9 || g[1] != 0 || g[2] != 0 {
+		t.Errorf("vpand slow given the adds, its canary, all three clear: %v; want 50/199, 0, 0", g)
+	}
+	var out bytes.Buffer
+	r.write(&out)
+	if !strings.Contains(out.String(), "vpand") || !strings.Contains(out.String(), "199 chunks") {
+		t.Errorf("report:\n%s", out.String())
+	}
+	for _, bad := range []string{"", "instructions 1 2\n", "instructions 10000 12000 12000 12000 12000 12000 12000 2400\n0 1 2 3 4 5 6 7\n", "instructions 10000 12000 12000 12000 12000 12000 12000 2400\n8000 1 x 3 4 5 6 7\n"} {
+		if _, err := parseUnits(strings.NewReader(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// The units trace builds and runs on this host, briefly (no figure is
+// asserted: they are the host's).
+func TestUnitsRuns(t *testing.T) {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("gcc not installed")
+	}
+	var out bytes.Buffer
+	if err := runUnits(200*time.Millisecond, jit.DefaultCPU(), &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"chunks with the chain uninterrupted", "add ", "rmw "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if err := runUnits(0, 0, &out); err == nil {
+		t.Error("a zero duration: no error")
+	}
+}
