@@ -239,17 +239,42 @@ func TestNoisyResultsAreMeasuredAgain(t *testing.T) {
 	o.Progress = func(done, total int, current string) {
 		progress = append(progress, fmt.Sprintf("%d/%d %s", done, total, current))
 	}
-	if err := remeasureNoisy(e, o, nil, &appender{path: o.Out}, sum); err != nil {
+	if err := remeasureNoisy(e, o, nil, &appender{path: o.Out}, sum, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	// The round reports its start and its progress.
 	if len(progress) != 2 || !strings.HasPrefix(progress[0], "0/1 ") || !strings.HasPrefix(progress[1], "1/1 noisy results measured again") {
 		t.Errorf("progress reports %q", progress)
 	}
-	if sum.Remeasured != 1 || len(sum.Results) != 1 || sum.Results[0].Portlab.ID != benchID(b) {
+	if sum.Remeasured != 1 || sum.NoisyRoundsRun != 1 || len(sum.Results) != 1 || sum.Results[0].Portlab.ID != benchID(b) {
 		t.Errorf("re-measured %d, results %d: want the one noisy benchmark", sum.Remeasured, len(sum.Results))
 	}
 	if final, _ := results.ReadFile(o.Out); len(final) != len(after)+1 {
 		t.Errorf("file has %d results, want %d (the re-measurement appended)", len(final), len(after)+1)
+	}
+}
+
+// Rounds of second chances beyond the default two: while fewer than
+// MaxNoisyRounds have run, the sweep and the next round (timed as the
+// last) fit the budget, and the last round made a tenth of what it
+// measured converge.
+func TestMoreNoisyRounds(t *testing.T) {
+	m := time.Minute
+	for _, c := range []struct {
+		round         int
+		elapsed, last time.Duration
+		converged     float64
+		budget        time.Duration
+		want          bool
+	}{
+		{2, 4 * m, m, 0.7, 10 * m, true},
+		{5, 5 * m, m / 2, 0.3, 10 * m, true},
+		{MaxNoisyRounds, 5 * m, m / 2, 0.3, 10 * m, false}, // six rounds ran
+		{2, 9 * m, 2 * m, 0.7, 10 * m, false},              // the next round would end past the budget
+		{3, 4 * m, m, 0.05, 10 * m, false},                 // the last round converged too few
+	} {
+		if got := moreRounds(c.round, c.elapsed, c.last, c.converged, c.budget); got != c.want {
+			t.Errorf("round %d, %v elapsed, last round %v converging %.0f%%, budget %v: %v, want %v", c.round, c.elapsed, c.last, 100*c.converged, c.budget, got, c.want)
+		}
 	}
 }

@@ -28,6 +28,7 @@ type sweepFlags struct {
 	loadOpPasses int
 	vectorPasses int
 	maxPasses    int
+	noisyBudget  time.Duration
 	cpu          int
 	timeout      time.Duration
 	record       string // --record: recordings of disturbed benchmarks
@@ -63,7 +64,7 @@ func parseMixForms(s string) (int, int, error) {
 }
 
 func runSweep(f sweepFlags, stdout, stderr io.Writer) error {
-	o := sweep.Options{Resume: f.resume, Measure: f.opts, LoadOpPasses: f.loadOpPasses, VectorPasses: f.vectorPasses, MaxPasses: f.maxPasses}
+	o := sweep.Options{Resume: f.resume, Measure: f.opts, LoadOpPasses: f.loadOpPasses, VectorPasses: f.vectorPasses, MaxPasses: f.maxPasses, NoisyBudget: f.noisyBudget}
 	modes := f.mode
 	if modes == "" {
 		modes = "latency,throughput"
