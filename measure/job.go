@@ -519,11 +519,39 @@ func (e *Engine) morePasses(snips []*Snippet, o Options, passes [][]*Measurement
 		}
 		if len(ok) == 0 {
 			out[i] = passes[i][0] // failed in every pass: the first error
+		} else if o.FastestPass {
+			out[i] = fastestPass(ok)
 		} else {
 			out[i] = medianPass(ok)
 		}
 	}
 	return out
+}
+
+// fastestPass is the measurement of several passes (none failed) that
+// Options.FastestPass keeps: the fastest converged pass, or the median
+// pass where none converged, its warnings saying how far the passes
+// spread.
+func fastestPass(ok []*Measurement) *Measurement {
+	var best *Measurement
+	for _, m := range ok {
+		if m.Converged && (best == nil || m.PerSnippet.Median < best.PerSnippet.Median) {
+			best = m
+		}
+	}
+	if best == nil {
+		return medianPass(ok)
+	}
+	meds := make([]float64, len(ok))
+	workers := make([]int, len(ok))
+	for k, m := range ok {
+		meds[k], workers[k] = m.PerInstr.Median, m.Worker
+	}
+	best.PassMedians, best.PassWorkers = meds, workers
+	if lo, hi := slices.Min(meds), slices.Max(meds); lo > 0 && hi/lo > 1.01 {
+		best.Warnings = append(best.Warnings, fmt.Sprintf("%d passes read %s cycles per instruction: kept the fastest that converged", len(meds), formatValues(meds)))
+	}
+	return best
 }
 
 // medianPass is the measurement of several passes (none failed): the

@@ -109,6 +109,12 @@ type Options struct {
 	// PassSpread is the relative spread of pass medians beyond which
 	// MaxPasses applies (default 0.02).
 	PassSpread float64
+	// FastestPass keeps the fastest converged pass instead of the median
+	// (the median where none converged): for code that settles into
+	// levels of its own from one measurement to the next, the canaries
+	// clear, where the fastest is what the core can do and the median
+	// flips between levels (docs/method.md, "Passes").
+	FastestPass bool
 }
 
 func (o *Options) defaults(tscHz float64) {

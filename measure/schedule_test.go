@@ -168,13 +168,16 @@ func TestFinalGroupsFinishAtOnce(t *testing.T) {
 	}
 }
 
+// pass is one pass's measurement: its median, whether it converged, its
+// worker.
+func pass(v float64, conv bool, worker int) *Measurement {
+	return &Measurement{PerSnippet: perf.Stats{Median: v}, PerInstr: perf.Stats{Median: v}, Converged: conv, Worker: worker}
+}
+
 // The measurement of several passes is the median pass; where two or
 // more converged and others did not, the median of the converged ones
 // (of two, the faster); one converged pass alone does not decide.
 func TestMedianPassPrefersConvergedPasses(t *testing.T) {
-	pass := func(v float64, conv bool, worker int) *Measurement {
-		return &Measurement{PerSnippet: perf.Stats{Median: v}, PerInstr: perf.Stats{Median: v}, Converged: conv, Worker: worker}
-	}
 	for _, c := range []struct {
 		name   string
 		passes []*Measurement
@@ -190,6 +193,33 @@ func TestMedianPassPrefersConvergedPasses(t *testing.T) {
 		m := medianPass(c.passes)
 		if m.PerInstr.Median != c.want {
 			t.Errorf("%s: kept %.2f, want %.2f", c.name, m.PerInstr.Median, c.want)
+		}
+		if len(m.PassMedians) != len(c.passes) || len(m.PassWorkers) != len(c.passes) {
+			t.Errorf("%s: %d pass medians and %d workers, want %d", c.name, len(m.PassMedians), len(m.PassWorkers), len(c.passes))
+		}
+		if len(m.Warnings) != 1 || !strings.HasSuffix(m.Warnings[0], c.kept) {
+			t.Errorf("%s: warnings %q, want one ending %q", c.name, m.Warnings, c.kept)
+		}
+	}
+}
+
+// FastestPass keeps the fastest pass that converged (an unconverged
+// pass's floors may come from different moments), and the median where
+// none converged.
+func TestFastestPass(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		passes []*Measurement
+		want   float64
+		kept   string
+	}{
+		{"levels of their own", []*Measurement{pass(1.10, true, 1), pass(0.56, true, 2), pass(0.63, true, 3)}, 0.56, "kept the fastest that converged"},
+		{"a faster pass unconverged", []*Measurement{pass(0.50, false, 1), pass(0.56, true, 2), pass(0.83, true, 3)}, 0.56, "kept the fastest that converged"},
+		{"none converged", []*Measurement{pass(0.86, false, 1), pass(0.38, false, 2), pass(0.35, false, 3)}, 0.38, "kept the median"},
+	} {
+		m := fastestPass(c.passes)
+		if m.PerInstr.Median != c.want || !m.Converged == (c.name != "none converged") {
+			t.Errorf("%s: kept %.2f (converged %v), want %.2f", c.name, m.PerInstr.Median, m.Converged, c.want)
 		}
 		if len(m.PassMedians) != len(c.passes) || len(m.PassWorkers) != len(c.passes) {
 			t.Errorf("%s: %d pass medians and %d workers, want %d", c.name, len(m.PassMedians), len(m.PassWorkers), len(c.passes))

@@ -227,15 +227,17 @@ func TestRunRandomMixes(t *testing.T) {
 
 // TestLoadOpPasses: with LoadOpPasses a sweep measures the throughput of
 // vector load-op forms in that many passes, with VectorPasses the other
-// vector (and mask-register) forms' throughputs, and nothing else.
+// vector (and mask-register) forms' throughputs, with MemoryPasses the
+// integer forms' that touch memory (the fastest converged pass kept), and
+// nothing else.
 func TestLoadOpPasses(t *testing.T) {
 	e, h := hostEngine(t)
-	forms, err := Select([]string{"vaddps xmm, xmm, m128", "vaddps xmm, xmm, xmm", "kandw k, k, k", "add r64, r64"}, h.Has)
+	forms, err := Select([]string{"vaddps xmm, xmm, m128", "vaddps xmm, xmm, xmm", "kandw k, k, k", "add r64, r64", "add r64, m64"}, h.Has)
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := options(h)
-	o.Forms, o.LoadOpPasses, o.VectorPasses = forms, 3, 2
+	o.Forms, o.LoadOpPasses, o.VectorPasses, o.MemoryPasses = forms, 3, 2, 2
 	// Forms measured in passes whose passes disagree at all get up to 5.
 	o.MaxPasses, o.Measure.PassSpread = 5, 1e-12
 	sum, err := Run(e, o)
@@ -250,7 +252,7 @@ func TestLoadOpPasses(t *testing.T) {
 			switch x.Form {
 			case "vaddps xmm, xmm, m128":
 				want = 3
-			case "vaddps xmm, xmm, xmm", "kandw k, k, k":
+			case "vaddps xmm, xmm, xmm", "kandw k, k, k", "add r64, m64":
 				want = 2
 			}
 			seen[x.Form] = true
@@ -261,6 +263,12 @@ func TestLoadOpPasses(t *testing.T) {
 		case want > 0 && n == want && slices.Min(x.PassMedians) == slices.Max(x.PassMedians):
 		default:
 			t.Errorf("%s %s %s: %d pass values %v, want %d (5 where they disagree)", x.Form, x.Kind, x.Operands, n, x.PassMedians, want)
+		}
+		if x.Form == "add r64, m64" && x.Kind == gen.KindThroughput && x.Converged != nil && *x.Converged && n > 0 {
+			// The kept pass is a converged one, none of which was faster.
+			if x.Median < slices.Min(x.PassMedians)-1e-4 || x.Median > slices.Max(x.PassMedians)+1e-4 {
+				t.Errorf("add r64, m64: kept %v outside its passes %v", x.Median, x.PassMedians)
+			}
 		}
 	}
 	for _, f := range forms {

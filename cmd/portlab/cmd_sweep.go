@@ -27,6 +27,7 @@ type sweepFlags struct {
 	seed         int64
 	loadOpPasses int
 	vectorPasses int
+	memoryPasses int
 	maxPasses    int
 	noisyBudget  time.Duration
 	cpu          int
@@ -64,7 +65,7 @@ func parseMixForms(s string) (int, int, error) {
 }
 
 func runSweep(f sweepFlags, stdout, stderr io.Writer) error {
-	o := sweep.Options{Resume: f.resume, Measure: f.opts, LoadOpPasses: f.loadOpPasses, VectorPasses: f.vectorPasses, MaxPasses: f.maxPasses, NoisyBudget: f.noisyBudget}
+	o := sweep.Options{Resume: f.resume, Measure: f.opts, LoadOpPasses: f.loadOpPasses, VectorPasses: f.vectorPasses, MemoryPasses: f.memoryPasses, MaxPasses: f.maxPasses, NoisyBudget: f.noisyBudget}
 	modes := f.mode
 	if modes == "" {
 		modes = "latency,throughput"
