@@ -528,6 +528,14 @@ func (e *Engine) morePasses(snips []*Snippet, o Options, passes [][]*Measurement
 	return out
 }
 
+// passRecord lists every pass's median (per instruction) and worker.
+func passRecord(ok []*Measurement) (meds []float64, workers []int) {
+	for _, m := range ok {
+		meds, workers = append(meds, m.PerInstr.Median), append(workers, m.Worker)
+	}
+	return meds, workers
+}
+
 // fastestPass is the measurement of several passes (none failed) that
 // Options.FastestPass keeps: the fastest converged pass, or the median
 // pass where none converged, its warnings saying how far the passes
@@ -542,11 +550,7 @@ func fastestPass(ok []*Measurement) *Measurement {
 	if best == nil {
 		return medianPass(ok)
 	}
-	meds := make([]float64, len(ok))
-	workers := make([]int, len(ok))
-	for k, m := range ok {
-		meds[k], workers[k] = m.PerInstr.Median, m.Worker
-	}
+	meds, workers := passRecord(ok)
 	best.PassMedians, best.PassWorkers = meds, workers
 	if lo, hi := slices.Min(meds), slices.Max(meds); lo > 0 && hi/lo > 1.01 {
 		best.Warnings = append(best.Warnings, fmt.Sprintf("%d passes read %s cycles per instruction: kept the fastest that converged", len(meds), formatValues(meds)))
@@ -565,11 +569,9 @@ func fastestPass(ok []*Measurement) *Measurement {
 // the passes are there for slow states of one process that no canary
 // sees.
 func medianPass(ok []*Measurement) *Measurement {
-	meds := make([]float64, len(ok))
-	workers := make([]int, len(ok))
+	meds, workers := passRecord(ok)
 	var conv []*Measurement
-	for k, m := range ok {
-		meds[k], workers[k] = m.PerInstr.Median, m.Worker
+	for _, m := range ok {
 		if m.Converged {
 			conv = append(conv, m)
 		}
@@ -919,7 +921,7 @@ func (e *Engine) attempt(g *groupRun, o Options) (again bool, spawned []*groupRu
 }
 
 // allCanaries returns l with the vector canary (vec) and the load canary
-// (mem) judging it as well.
+// (mem) judging it as well (interpret: those that judge a snippet).
 func allCanaries(l perf.Layout, vec, mem bool) perf.Layout {
 	if vec {
 		l.VecSpan = vecCopies * canaryInstrs
@@ -1204,13 +1206,7 @@ func interpret(p *prepared, l *jobLayout, k int, res *jit.Result, o Options) ([]
 	if c, ok := factor[fs[0]]; ok {
 		clock.FrequencyFactor = c
 	}
-	lay := perf.Layout{CalibSpan: calibCopies, LatSpan: latCopies, TpSpan: tpCopies * tpCanaryAdds, Hardware: useHW}
-	if p.vec {
-		lay.VecSpan = vecCopies * canaryInstrs
-	}
-	if p.mem {
-		lay.LdSpan = ldCopies * canaryInstrs
-	}
+	lay := allCanaries(perf.Layout{CalibSpan: calibCopies, LatSpan: latCopies, TpSpan: tpCopies * tpCanaryAdds, Hardware: useHW}, p.vec, p.mem)
 	// A point's count is its group's; the spans say how many copies the
 	// functions run per count (Func.Mult).
 	mult := func(f int) float64 { return float64(job.Funcs[f].Mult) }

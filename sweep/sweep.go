@@ -655,7 +655,7 @@ func calls(o Options, benches []*gen.Bench) []call {
 	type options struct {
 		mode    string
 		passes  int
-		fastest bool
+		fastest int // 1: keep the fastest converged pass (an int, to order keys)
 	}
 	groups := map[options][]int{}
 	for i, b := range benches {
@@ -667,26 +667,19 @@ func calls(o Options, benches []*gen.Bench) []call {
 		case isVector(b.Form):
 			key.passes = max(1, o.VectorPasses)
 		case touchesMemory(b.Form):
-			key.passes, key.fastest = max(1, o.MemoryPasses), true
+			key.passes, key.fastest = max(1, o.MemoryPasses), 1
 		}
 		groups[key] = append(groups[key], i)
 	}
 	// latency sorts before inverse_throughput: latency first.
 	keys := slices.SortedFunc(maps.Keys(groups), func(a, b options) int {
-		fa, fb := 0, 0
-		if a.fastest {
-			fa = 1
-		}
-		if b.fastest {
-			fb = 1
-		}
-		return cmp.Or(cmp.Compare(b.mode, a.mode), cmp.Compare(a.passes, b.passes), cmp.Compare(fa, fb))
+		return cmp.Or(cmp.Compare(b.mode, a.mode), cmp.Compare(a.passes, b.passes), cmp.Compare(a.fastest, b.fastest))
 	})
 	var out []call
 	for _, key := range keys {
 		c := call{idx: groups[key], opts: o.Measure}
 		c.opts.Mode, c.opts.Passes = key.mode, key.passes
-		c.opts.FastestPass = key.fastest && key.passes > 1
+		c.opts.FastestPass = key.fastest == 1 && key.passes > 1
 		if key.passes > 1 {
 			c.opts.MaxPasses = o.MaxPasses
 		}

@@ -247,19 +247,43 @@ func main() {
 // unitsOn runs the units trace on the first CPU of cpuList (default: the
 // highest this process may run on, where portlab measures first).
 func unitsOn(dur time.Duration, cpuList string) error {
-	cpus := jit.AllowedCPUs()
-	if cpuList != "" {
-		var err error
-		if cpus, err = jit.ParseCPUList(cpuList); err != nil {
-			return fmt.Errorf("-cpus: %v", err)
-		}
-	} else {
+	cpus, err := cpusFrom(cpuList)
+	if err != nil {
+		return err
+	}
+	if cpuList == "" {
 		slices.Reverse(cpus)
 	}
 	if len(cpus) == 0 {
 		return errors.New("no CPU to trace")
 	}
 	return runUnits(dur, cpus[0], os.Stdout)
+}
+
+// cpusFrom is the -cpus list, or every CPU this process may run on.
+func cpusFrom(cpuList string) ([]int, error) {
+	if cpuList == "" {
+		return jit.AllowedCPUs(), nil
+	}
+	cpus, err := jit.ParseCPUList(cpuList)
+	if err != nil {
+		return nil, fmt.Errorf("-cpus: %v", err)
+	}
+	return cpus, nil
+}
+
+// startHarness starts a built harness program, its errors to ours; the
+// caller reads its output from the pipe, then waits for cmd.
+func startHarness(bin string, args ...string) (cmd *exec.Cmd, stdout io.ReadCloser, err error) {
+	cmd = exec.Command(bin, args...)
+	cmd.Stderr = os.Stderr
+	if stdout, err = cmd.StdoutPipe(); err != nil {
+		return nil, nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, nil, err
+	}
+	return cmd, stdout, nil
 }
 
 // buildC compiles a harness program with gcc in a directory of its own;
@@ -306,12 +330,9 @@ func run(dur, window time.Duration, cpuList, save string, out io.Writer) error {
 	if dur <= 0 || window <= 0 {
 		return fmt.Errorf("-duration %v, -window %v: want positive durations", dur, window)
 	}
-	cpus := jit.AllowedCPUs()
-	if cpuList != "" {
-		var err error
-		if cpus, err = jit.ParseCPUList(cpuList); err != nil {
-			return fmt.Errorf("-cpus: %v", err)
-		}
+	cpus, err := cpusFrom(cpuList)
+	if err != nil {
+		return err
 	}
 	bin, cleanup, err := buildC("trace", traceC, "-pthread")
 	if err != nil {
@@ -322,13 +343,8 @@ func run(dur, window time.Duration, cpuList, save string, out io.Writer) error {
 	for _, c := range cpus {
 		args = append(args, strconv.Itoa(c))
 	}
-	cmd := exec.Command(bin, args...)
-	cmd.Stderr = os.Stderr
-	stdout, err := cmd.StdoutPipe()
+	cmd, stdout, err := startHarness(bin, args...)
 	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
 		return err
 	}
 	var raw io.Reader = stdout

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -184,13 +182,8 @@ func runUnits(dur time.Duration, cpu int, out io.Writer) error {
 		return err
 	}
 	defer cleanup()
-	cmd := exec.Command(bin, strconv.FormatFloat(dur.Seconds(), 'f', 3, 64), strconv.Itoa(cpu))
-	cmd.Stderr = os.Stderr
-	stdout, err := cmd.StdoutPipe()
+	cmd, stdout, err := startHarness(bin, strconv.FormatFloat(dur.Seconds(), 'f', 3, 64), strconv.Itoa(cpu))
 	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
 		return err
 	}
 	t, perr := parseUnits(stdout)
