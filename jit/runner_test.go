@@ -172,7 +172,7 @@ func TestFrequencyProbeOncePerPoint(t *testing.T) {
 	}
 	probed(1) // a warm worker
 	var one, three time.Duration
-	ok := retry.Measuring(8, func(int) bool {
+	ok := retry.Patiently(8, func(int) bool {
 		var res *Result
 		one, _ = probed(1)
 		three, res = probed(3)

@@ -49,10 +49,10 @@ func snippet(t testing.TB, src string) *Snippet {
 }
 
 // measureWithin measures src and checks the per-instruction median is within
-// tol (relative) of want. A run that misses is re-measured up to 7 times
-// after growing pauses: the host sometimes disturbs whole runs for seconds
-// (DESIGN.md), and a disturbance only ever makes a value wrong, never right
-// by chance.
+// tol (relative) of want. A run that misses is re-measured after growing
+// pauses for up to a minute (retry.Patiently): the host sometimes disturbs
+// whole runs for seconds (DESIGN.md), and a disturbance only ever makes a
+// value wrong, never right by chance.
 func measureWithin(t *testing.T, e *Engine, s *Snippet, o Options, want, tol float64) {
 	t.Helper()
 	measureBetween(t, e, s, o, want, want, tol)
@@ -67,7 +67,7 @@ func measureBetween(t *testing.T, e *Engine, s *Snippet, o Options, lo, hi, tol 
 		want += fmt.Sprintf("-%.3f", hi)
 	}
 	var got []float64
-	ok := retry.Measuring(8, func(try int) bool {
+	ok := retry.Patiently(8, func(try int) bool {
 		m := e.Measure(s, o)
 		if m.Err != nil {
 			t.Fatalf("%q: %v", s.Source, m.Err)
@@ -219,7 +219,9 @@ func TestRepeatability(t *testing.T) {
 	if !testInfo.Has("avx") {
 		s = snippet(t, "imul rax, rax\nadd rax, rcx")
 	}
-	ok := retry.Measuring(8, func(int) bool {
+	tries := 0
+	ok := retry.Patiently(8, func(int) bool {
+		tries++
 		a := e.Measure(s, Options{})
 		b := e.Measure(s, Options{})
 		if a.Err != nil || b.Err != nil {
@@ -233,7 +235,7 @@ func TestRepeatability(t *testing.T) {
 		return true
 	})
 	if !ok {
-		t.Errorf("two runs never agreed within 1%% in 8 tries")
+		t.Errorf("two runs never agreed within 1%% in %d tries", tries)
 	}
 }
 
@@ -291,7 +293,7 @@ func TestGroupedJobs(t *testing.T) {
 	e, _ := hostEngine(t)
 	srcs := []string{"add rax, rax", "imul rax, rax", "add rax, rax\nud2", "imul rcx, rax\nimul rdx, rax\nimul rbx, rax\nimul rsi, rax", "xor ecx, ecx\ndiv rcx", "add rcx, rcx\nadd rcx, rcx"}
 	want := []float64{1, 3, -1, 1, -1, 1}
-	ok := retry.Measuring(6, func(try int) bool {
+	ok := retry.Patiently(6, func(try int) bool {
 		var snips []*Snippet
 		for _, s := range srcs {
 			snips = append(snips, snippet(t, s))
@@ -534,7 +536,7 @@ func TestMeasureCallsShareOneSchedule(t *testing.T) {
 	lat := []*Snippet{snippet(t, "add rax, rax"), snippet(t, "add rax, rax\nud2")}
 	tp := []*Snippet{snippet(t, "imul rbx, rcx\nimul rsi, rcx\nimul rdi, rcx\nimul r8, rcx\nimul r9, rcx\nimul r10, rcx")}
 	var out [][]*Measurement
-	ok := retry.Measuring(8, func(int) bool {
+	ok := retry.Patiently(8, func(int) bool {
 		done := 0
 		out = e.MeasureCalls([]Call{
 			{Snippets: lat, Opts: Options{Mode: "latency", Group: 2}},

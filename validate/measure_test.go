@@ -36,7 +36,7 @@ func TestMeasureKernels(t *testing.T) {
 		t.Fatal(err)
 	}
 	var bad []string
-	ok := retry.Measuring(6, func(int) bool {
+	ok := retry.Patiently(6, func(int) bool {
 		a := Measure(eng, ks, measure.Options{})
 		b := Measure(eng, ks, measure.Options{})
 		bad = nil

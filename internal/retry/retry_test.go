@@ -32,3 +32,32 @@ func TestDoPausesLongerEachTime(t *testing.T) {
 		}
 	}
 }
+
+func TestForGoesOnWhileTheBudgetLasts(t *testing.T) {
+	start := time.Now()
+	calls := 0
+	ok := For(2, 60*time.Millisecond, 5*time.Millisecond, 10*time.Millisecond, func(int) bool {
+		calls++
+		return false
+	})
+	took := time.Since(start)
+	// Pauses 5, 10, 10, ... ms: at least the two tries, then more until
+	// the next pause would end past 60 ms.
+	if ok || calls < 5 || took > 200*time.Millisecond {
+		t.Fatalf("ok %v, %d calls in %v: want false after 5 or more calls within the 60 ms budget", ok, calls, took)
+	}
+	if took < 50*time.Millisecond {
+		t.Fatalf("gave up after %v, before the budget's room for another pause ran out", took)
+	}
+}
+
+func TestForStopsAtTheFirstSuccessAfterTheTries(t *testing.T) {
+	calls := 0
+	ok := For(1, time.Second, time.Millisecond, time.Millisecond, func(k int) bool {
+		calls++
+		return k == 3
+	})
+	if !ok || calls != 4 {
+		t.Fatalf("ok %v after %d calls: want success on the fourth", ok, calls)
+	}
+}
