@@ -71,7 +71,7 @@ func TestFMAConflictsWithMulNotAdd(t *testing.T) {
 		return slow(res[3]), slow(res[4])
 	}
 	zen3 := h.Microarch == "znver3"
-	ok := retry.Measuring(6, func(try int) bool {
+	ok := retry.Patiently(6, func(try int) bool {
 		if try > 0 {
 			// A fresh worker process: on Zen 4 a worker settles into one
 			// of two steady states for these mixes (FMA+ADD 1.05x or

@@ -48,7 +48,8 @@ func Measuring(tries int, fn func(try int) bool) bool {
 // Measuring, 7.5 s, in one test run.
 const Patience = time.Minute
 
-// Patiently is Measuring for checks that take well under a second a call:
+// Patiently is Measuring for checks that take a second or two a call at
+// most:
 // at least tries calls, and more while Patience lasts. A quiet host pays
 // nothing for it; only a check that keeps failing waits the minute.
 func Patiently(tries int, fn func(try int) bool) bool {
