@@ -49,8 +49,7 @@ func Measuring(tries int, fn func(try int) bool) bool {
 const Patience = time.Minute
 
 // Patiently is Measuring for checks that take a second or two a call at
-// most:
-// at least tries calls, and more while Patience lasts. A quiet host pays
+// most: at least tries calls, and more while Patience lasts. A quiet host pays
 // nothing for it; only a check that keeps failing waits the minute.
 func Patiently(tries int, fn func(try int) bool) bool {
 	return For(tries, Patience, 100*time.Millisecond, 2*time.Second, fn)
