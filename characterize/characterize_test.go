@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"portlab/isa"
 	"portlab/measure"
 	"portlab/modeldb"
+	"portlab/results"
 	"portlab/sweep"
 	"portlab/validate"
 )
@@ -98,7 +100,7 @@ func TestInterruptedRunResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eng.Close()
-	forms, err := sweep.Select([]string{"add r64, r64", "imul r64, r64", "shl r64, imm8", "vaddpd ymm, ymm, ymm", "vpaddd ymm, ymm, ymm"}, nil)
+	forms, err := sweep.Select([]string{"add r64, r64", "imul r64, r64", "shl r64, imm8", "vaddpd ymm, ymm, ymm", "vpaddd ymm, ymm, ymm", "add m64, imm8"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,6 +115,21 @@ func TestInterruptedRunResumes(t *testing.T) {
 		Install: true, Outputs: []string{out}, Measure: measure.Options{MaxRetries: 1, RetryBackoff: time.Millisecond}, stopAfter: "validation", Log: testLog{t}}
 	if _, err := Run(o); !errors.Is(err, errInterrupted) {
 		t.Fatalf("first part: %v, want the interruption", err)
+	}
+	// The sweep measures an integer memory form's throughput in three
+	// passes, as bench does (--memory-passes).
+	res, err := results.ReadFile(filepath.Join(dir, resultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var passes []int
+	for _, r := range res {
+		if r.Portlab != nil && r.Portlab.Form == "add m64, imm8" && r.Portlab.Kind == "throughput" {
+			passes = append(passes, len(r.Portlab.PassMedians))
+		}
+	}
+	if len(passes) == 0 || slices.ContainsFunc(passes, func(n int) bool { return n != 3 }) {
+		t.Errorf("add m64, imm8 throughputs measured in %v passes, want 3 each", passes)
 	}
 	st1 := readState(t, dir)
 	if !st1.Done["sweep"] || !st1.Done["validation"] || st1.Done["ports"] || st1.Plan == nil {
