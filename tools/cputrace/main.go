@@ -229,8 +229,11 @@ func main() {
 	read := flag.String("read", "", "read a trace written by -save instead of tracing")
 	units := flag.Bool("units", false, "trace which units a neighbour takes on one CPU (the first of -cpus) and what portlab's three throughput canaries see of it, instead")
 	flag.Parse()
-	var err error
+	var set []string
+	flag.Visit(func(f *flag.Flag) { set = append(set, f.Name) })
+	err := checkFlags(*units, set)
 	switch {
+	case err != nil:
 	case *units:
 		err = unitsOn(*dur, *cpuList)
 	case *read != "":
@@ -242,6 +245,30 @@ func main() {
 		fmt.Fprintln(os.Stderr, "cputrace:", err)
 		os.Exit(1)
 	}
+}
+
+// checkFlags refuses the flags that the chosen trace would ignore: -units
+// traces live with -duration and -cpus alone, -read replays with -window.
+func checkFlags(units bool, set []string) error {
+	allowed := map[string]bool{"duration": true, "window": true, "cpus": true, "save": true, "read": true}
+	what := "the CPU trace"
+	switch {
+	case units:
+		allowed, what = map[string]bool{"units": true, "duration": true, "cpus": true}, "-units"
+	case slices.Contains(set, "read"):
+		allowed, what = map[string]bool{"read": true, "window": true}, "-read"
+	}
+	for _, name := range set {
+		if !allowed[name] {
+			var ok []string
+			for n := range allowed {
+				ok = append(ok, "-"+n)
+			}
+			slices.Sort(ok)
+			return fmt.Errorf("-%s does not apply to %s (it takes %s)", name, what, strings.Join(ok, ", "))
+		}
+	}
+	return nil
 }
 
 // unitsOn runs the units trace on the first CPU of cpuList (default: the

@@ -166,3 +166,37 @@ func TestUnitsRuns(t *testing.T) {
 		t.Error("a zero duration: no error")
 	}
 }
+
+// A flag the chosen trace would ignore is refused, naming it.
+func TestFlagsTheTraceIgnores(t *testing.T) {
+	for _, c := range []struct {
+		units bool
+		set   []string
+		bad   string
+	}{
+		{true, []string{"units", "save"}, "-save"},
+		{true, []string{"units", "window"}, "-window"},
+		{true, []string{"units", "read"}, "-read"},
+		{false, []string{"read", "cpus"}, "-cpus"},
+		{false, []string{"read", "save"}, "-save"},
+		{false, []string{"read", "duration"}, "-duration"},
+	} {
+		err := checkFlags(c.units, c.set)
+		if err == nil || !strings.HasPrefix(err.Error(), c.bad+" does not apply") {
+			t.Errorf("units %v, flags %v: %v, want %s refused", c.units, c.set, err, c.bad)
+		}
+	}
+	for _, c := range []struct {
+		units bool
+		set   []string
+	}{
+		{true, []string{"units", "duration", "cpus"}},
+		{false, []string{"read", "window"}},
+		{false, []string{"duration", "window", "cpus", "save"}},
+		{false, nil},
+	} {
+		if err := checkFlags(c.units, c.set); err != nil {
+			t.Errorf("units %v, flags %v: %v", c.units, c.set, err)
+		}
+	}
+}
