@@ -232,7 +232,7 @@ func TestRunRandomMixes(t *testing.T) {
 // nothing else.
 func TestLoadOpPasses(t *testing.T) {
 	e, h := hostEngine(t)
-	forms, err := Select([]string{"vaddps xmm, xmm, m128", "vaddps xmm, xmm, xmm", "kandw k, k, k", "add r64, r64", "add r64, m64"}, h.Has)
+	forms, err := Select([]string{"vaddps xmm, xmm, m128", "vaddps xmm, xmm, xmm", "kandw k, k, k", "add r64, r64", "add r64, m64", "mov m64, r64"}, h.Has)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,10 +252,14 @@ func TestLoadOpPasses(t *testing.T) {
 			switch x.Form {
 			case "vaddps xmm, xmm, m128":
 				want = 3
-			case "vaddps xmm, xmm, xmm", "kandw k, k, k", "add r64, m64":
+			case "vaddps xmm, xmm, xmm", "kandw k, k, k", "add r64, m64", "mov m64, r64":
 				want = 2
 			}
 			seen[x.Form] = true
+		}
+		if x.Kind == gen.KindStoreCommit {
+			want = 2 // as the memory forms: the fastest converged pass kept
+			seen[x.Kind+" "+x.Operands] = true
 		}
 		n := len(x.PassMedians)
 		switch {
@@ -264,16 +268,21 @@ func TestLoadOpPasses(t *testing.T) {
 		default:
 			t.Errorf("%s %s %s: %d pass values %v, want %d (5 where they disagree)", x.Form, x.Kind, x.Operands, n, x.PassMedians, want)
 		}
-		if x.Form == "add r64, m64" && x.Kind == gen.KindThroughput && x.Converged != nil && *x.Converged && n > 0 {
+		if (x.Form == "add r64, m64" && x.Kind == gen.KindThroughput || x.Kind == gen.KindStoreCommit) && x.Converged != nil && *x.Converged && n > 0 {
 			// The kept pass is a converged one, none of which was faster.
 			if x.Median < slices.Min(x.PassMedians)-1e-4 || x.Median > slices.Max(x.PassMedians)+1e-4 {
-				t.Errorf("add r64, m64: kept %v outside its passes %v", x.Median, x.PassMedians)
+				t.Errorf("%s %s: kept %v outside its passes %v", x.Form, x.Kind, x.Median, x.PassMedians)
 			}
 		}
 	}
 	for _, f := range forms {
 		if !seen[f.Name()] {
 			t.Errorf("no throughput result for %s", f.Name())
+		}
+	}
+	for _, c := range []string{gen.StoreCommitSameLine, gen.StoreCommitLinesApart} {
+		if !seen[gen.KindStoreCommit+" "+c] {
+			t.Errorf("no %s stream", c)
 		}
 	}
 }
