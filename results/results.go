@@ -118,7 +118,19 @@ type Extra struct {
 	// Unmeasurable is why a form could not be measured (Error is empty then
 	// and Measurements too): "needs a privileged instruction", ...
 	Unmeasurable string `yaml:"unmeasurable,omitempty"`
+	// Keep is KeepFastest where, of several converged results of the
+	// benchmark, the fastest is the one to keep (Cleanest) rather than
+	// the surest: the code settles into slow levels that no canary sees.
+	Keep string `yaml:"keep,omitempty"`
+	// Round is the round of a sweep's later rounds that measured the
+	// result (2, 3, ...; 0 for the benchmark's first measurement and its
+	// second chances).
+	Round int `yaml:"round,omitempty"`
 }
+
+// KeepFastest is Extra.Keep for benchmarks whose fastest converged result
+// is kept.
+const KeepFastest = "fastest"
 
 // Noise is what the host did during a benchmark: the share of disturbed
 // repetitions (a point more than perf.DisturbedSlack above its floor, or a
@@ -256,8 +268,8 @@ func (b *Benchmark) Noisy() bool {
 }
 
 // Cleanest keeps one result per measured thing and host: of the results
-// with the same portlab content ID and host, the one with the most clean
-// repetitions (the later of equals, a re-measurement). A sweep re-measures
+// with the same portlab content ID and host, the surest (CompareClean;
+// the later of equals, a re-measurement). A sweep re-measures
 // noisy results and appends them, so a results file may hold several.
 // Results without an ID are all kept; the order is that of first
 // appearance.
@@ -288,12 +300,17 @@ func Cleanest(bs []*Benchmark) []*Benchmark {
 // (a failed result below any measured one, a noisy one below any other):
 // negative when a is less sure than b, zero when as sure, positive when
 // surer. Among results of equal standing the smaller relative uncertainty
-// wins (results without one: the more clean repetitions).
+// wins (results without one: the more clean repetitions); of two
+// converged results that both keep the fastest (Extra.Keep), the smaller
+// median.
 func CompareClean(a, b *Benchmark) int {
 	la, ua := sureness(a)
 	lb, ub := sureness(b)
 	if c := cmp.Compare(la, lb); c != 0 {
 		return c
+	}
+	if la == 1 && a.Portlab.Keep == KeepFastest && b.Portlab.Keep == KeepFastest {
+		return cmp.Compare(b.Portlab.Median, a.Portlab.Median)
 	}
 	return cmp.Compare(ub, ua)
 }

@@ -100,3 +100,33 @@ func TestCleanestKeepsTheCleanestResultPerThingAndHost(t *testing.T) {
 		t.Error("10 clean repetitions of three 21-repetition jobs read as clean")
 	}
 }
+
+// Of converged results that keep the fastest (memory forms' throughputs),
+// the smallest median wins whatever the uncertainties; a noisy result
+// still loses to any converged one, and results of other benchmarks keep
+// the surest.
+func TestCleanestKeepsTheFastestWhereAsked(t *testing.T) {
+	yes, no := true, false
+	res := func(id, keep string, conv *bool, v, unc float64) *Benchmark {
+		return &Benchmark{Measurements: []Measurement{{Key: "inverse_throughput", Value: v}},
+			Portlab: &Extra{ID: id, Host: "h", Reps: 55, Clean: 5, Median: v, Uncertainty: unc, Converged: conv, Keep: keep}}
+	}
+	bs := []*Benchmark{
+		res("m", KeepFastest, &yes, 0.63, 0.001),
+		res("m", KeepFastest, &no, 0.50, 0.05),   // noisy: never kept over a converged one
+		res("m", KeepFastest, &yes, 0.56, 0.005), // converged and faster: kept
+		res("m", KeepFastest, &yes, 0.60, 0.0001),
+		res("r", "", &yes, 0.25, 0.002),
+		res("r", "", &yes, 0.24, 0.004), // the surer (smaller relative uncertainty) stays
+	}
+	var got []float64
+	for _, b := range Cleanest(bs) {
+		got = append(got, b.Portlab.Median)
+	}
+	if want := []float64{0.56, 0.25}; !slices.Equal(got, want) {
+		t.Errorf("Cleanest kept %v, want %v", got, want)
+	}
+	if c := CompareClean(bs[1], bs[0]); c >= 0 {
+		t.Errorf("a noisy fast result compares %d with a converged slow one, want negative", c)
+	}
+}

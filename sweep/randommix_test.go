@@ -414,3 +414,87 @@ func TestResumeMeasuresTheNoisyKindAgain(t *testing.T) {
 		t.Errorf("%d benchmarks (%d random mixes) measured again, want the 3 noisy random mixes", sum.Benchmarks, len(again))
 	}
 }
+
+// The memory forms' throughputs and the store-commit streams get later
+// rounds at the end of the sweep (MemoryRounds), appended as round 2 and
+// marked to keep the fastest converged; other benchmarks get none. A sweep
+// resumed with more rounds measures only the rounds it lacks.
+func TestMemoryRounds(t *testing.T) {
+	e, h := hostEngine(t)
+	forms, err := Select([]string{"add r64, m64", "mov m64, r64", "add r64, r64"}, h.Has)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := options(h)
+	o.Forms, o.Latency, o.MemoryPasses, o.KeepNoisy = forms, false, 1, true
+	o.Out = filepath.Join(t.TempDir(), "r.yaml")
+	o.NoisyRounds = -1
+	sum, err := Run(e, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.LateMeasured != 0 || sum.Benchmarks == 0 {
+		t.Fatalf("one round: %d benchmarks, %d results in later rounds", sum.Benchmarks, sum.LateMeasured)
+	}
+	t.Logf("one round: %d benchmarks", sum.Benchmarks)
+	fastest := map[string]bool{} // benchmark IDs that keep the fastest
+	for _, r := range sum.Results {
+		x := r.Portlab
+		want := x.Kind == gen.KindStoreCommit || x.Kind == gen.KindThroughput && x.Form != "add r64, r64"
+		if (x.Keep == results.KeepFastest) != want {
+			t.Errorf("%s %s %s: keep %q", x.Form, x.Kind, x.Operands, x.Keep)
+		}
+		if want {
+			fastest[x.ID] = true
+		}
+	}
+	// mov m64, r64 and add r64, m64 (their throughputs in every addressing
+	// the generator measures) and the two store-commit streams.
+	if len(fastest) < 4 {
+		t.Fatalf("%d benchmarks keep the fastest, want at least 4", len(fastest))
+	}
+	o.Resume, o.MemoryRounds = true, 2
+	sum, err = Run(e, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Benchmarks != 0 || sum.LateMeasured != len(fastest) {
+		t.Errorf("resumed with two rounds: %d benchmarks measured, %d in the later round; want 0 and %d", sum.Benchmarks, sum.LateMeasured, len(fastest))
+	}
+	for _, r := range sum.Results {
+		if x := r.Portlab; !fastest[x.ID] || x.Round != 2 || x.Keep != results.KeepFastest {
+			t.Errorf("later round: %s %s %s round %d keep %q", x.Form, x.Kind, x.Operands, x.Round, x.Keep)
+		}
+	}
+	all, err := results.ReadFile(o.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string][]*results.Benchmark{}
+	for _, r := range all {
+		byID[r.Portlab.ID] = append(byID[r.Portlab.ID], r)
+	}
+	for _, kept := range results.Cleanest(all) {
+		rs := byID[kept.Portlab.ID]
+		if !fastest[kept.Portlab.ID] {
+			continue
+		}
+		if len(rs) != 2 {
+			t.Errorf("%s %s: %d results in the file, want 2", kept.Portlab.Form, kept.Portlab.Kind, len(rs))
+		}
+		// The kept one is the faster of the converged ones.
+		for _, r := range rs {
+			if !r.Noisy() && !kept.Noisy() && r.Portlab.Median < kept.Portlab.Median {
+				t.Errorf("%s %s: kept %.4f over the converged %.4f", kept.Portlab.Form, kept.Portlab.Kind, kept.Portlab.Median, r.Portlab.Median)
+			}
+		}
+	}
+	// Resumed once more: nothing left to measure.
+	sum, err = Run(e, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Benchmarks != 0 || sum.LateMeasured != 0 {
+		t.Errorf("resumed a finished sweep: %d benchmarks, %d in later rounds", sum.Benchmarks, sum.LateMeasured)
+	}
+}

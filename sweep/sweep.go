@@ -84,6 +84,16 @@ type Options struct {
 	// way: 16 stores over two lines read 0.50 cycles a store there in a C
 	// harness and 0.55-0.77 in stretches that no canary sees.
 	MemoryPasses int
+	// MemoryRounds is how many rounds those benchmarks (keepsFastest) are
+	// measured in, MemoryPasses passes each: the first in the form's
+	// batch, the others at the end of the sweep (before the second
+	// chances), each result appended and the fastest converged kept
+	// (results.CompareClean). The slow levels last seconds to minutes,
+	// longer than the passes of one round are apart: on the Zen 3 guest
+	// two runs of 138 such forms agreed on 43-54 % of them with three
+	// passes, 47-62 % with six, and 69-72 % with three passes in each of
+	// two runs a minute apart. 0 or 1: one round.
+	MemoryRounds int
 	// MaxPasses gives the forms measured in several passes whose passes
 	// disagree by more than 2 % more passes, up to MaxPasses in all
 	// (measure.Options.MaxPasses; off by default: on Zen 4 the load-op
@@ -177,17 +187,24 @@ type Summary struct {
 	// SecondChances is the part of Elapsed spent measuring noisy results
 	// again; Engine where the engine's time went.
 	SecondChances time.Duration
-	Engine        measure.EngineStats
-	Results       []*results.Benchmark // everything written by this run
+	// LateMeasured counts the results of the later memory rounds
+	// (Options.MemoryRounds), LateRounds the time they took.
+	LateMeasured int
+	LateRounds   time.Duration
+	Engine       measure.EngineStats
+	Results      []*results.Benchmark // everything written by this run
 
 	noisy []pending // benchmarks whose latest result is noisy
+	late  []pending // benchmarks for the later memory rounds
 }
 
 // pending is a benchmark to measure again, with the helper latencies its
-// result subtracts.
+// result subtracts; round is the first later memory round it needs (2
+// and up).
 type pending struct {
 	bench   *gen.Bench
 	helpers map[string]float64
+	round   int
 }
 
 // noteNoisy remembers the benchmarks whose results are noisy (fewer than
@@ -195,7 +212,7 @@ type pending struct {
 func (s *Summary) noteNoisy(benches []*gen.Bench, res []*results.Benchmark, helpers map[string]float64) {
 	for i, r := range res {
 		if r.Error == "" && r.Noisy() {
-			s.noisy = append(s.noisy, pending{benches[i], helpers})
+			s.noisy = append(s.noisy, pending{bench: benches[i], helpers: helpers})
 		}
 	}
 }
@@ -374,6 +391,7 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 	}
 	sum := &Summary{Forms: len(forms)}
 	done := map[string]bool{}
+	rounds := map[string]int{} // the last memory round a result of the benchmark is from (resume)
 	var prior []*results.Benchmark
 	times := newMeasuredTimes() // for ports mode and mixes
 	if o.Out != "" {
@@ -386,6 +404,11 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 			// Mixes are sized by each benchmark's first measurement, in
 			// file order (measuredTimes.note).
 			times.note(prior)
+			for _, b := range prior {
+				if x := b.Portlab; x != nil && x.ID != "" {
+					rounds[x.ID] = max(rounds[x.ID], x.Round, 1)
+				}
+			}
 			// Of a benchmark measured more than once (a noisy result and
 			// its re-measurement) only the cleanest counts from here on.
 			prior = results.Cleanest(prior)
@@ -434,8 +457,11 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 				if o.Has != nil && !HostRuns(b, o.Has) {
 					continue
 				}
-				if done[benchID(b)] {
+				if id := benchID(b); done[id] {
 					sum.Skipped++
+					if keepsFastest(b) && rounds[id] < o.MemoryRounds {
+						sum.late = append(sum.late, pending{bench: b, round: rounds[id] + 1})
+					}
 					continue
 				}
 				batch = append(batch, b)
@@ -476,6 +502,13 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 		}
 		res := convert(o, batch, ms[len(pre):], helpers)
 		sum.noteNoisy(batch, res, helpers)
+		if o.MemoryRounds > 1 {
+			for i, b := range batch {
+				if keepsFastest(b) && res[i].Error == "" {
+					sum.late = append(sum.late, pending{bench: b, helpers: helpers, round: 2})
+				}
+			}
+		}
 		for _, r := range res {
 			if r.Error != "" {
 				sum.Errors++
@@ -508,6 +541,11 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 			return nil, err
 		}
 	}
+	late := time.Now()
+	if err := lateRounds(eng, o, prior, w, sum); err != nil {
+		return nil, err
+	}
+	sum.LateRounds = time.Since(late)
 	again := time.Now()
 	if err := remeasureNoisy(eng, o, prior, w, sum, start); err != nil {
 		return nil, err
@@ -516,6 +554,62 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 	sum.Elapsed = time.Since(start)
 	sum.Engine = eng.Stats
 	return sum, nil
+}
+
+// lateRounds measures the benchmarks in sum.late in the later memory
+// rounds (Options.MemoryRounds), each round after the last, in chunks;
+// every result is appended (Extra.Round), and a benchmark that converges
+// in a later round is no longer noisy. Nothing runs past o.NoisyUntil.
+func lateRounds(eng *measure.Engine, o Options, prior []*results.Benchmark, w *appender, sum *Summary) error {
+	if len(sum.late) == 0 {
+		return nil
+	}
+	converged := map[string]bool{}
+	for r := 2; r <= o.MemoryRounds; r++ {
+		var todo []pending
+		for _, p := range sum.late {
+			if p.round <= r {
+				todo = append(todo, p)
+			}
+		}
+		what := fmt.Sprintf("memory forms: round %d of %d", r, o.MemoryRounds)
+		if o.Progress != nil {
+			o.Progress(0, len(todo), fmt.Sprintf("%s, %d benchmarks", what, len(todo)))
+		}
+		for lo := 0; lo < len(todo); lo += noisyChunk {
+			if !o.NoisyUntil.IsZero() && time.Now().After(o.NoisyUntil) {
+				return nil
+			}
+			chunk := todo[lo:min(lo+noisyChunk, len(todo))]
+			var benches []*gen.Bench
+			for _, p := range chunk {
+				benches = append(benches, p.bench)
+			}
+			res := measureRaw(eng, o, benches, nil)
+			out := make([]*results.Benchmark, len(chunk))
+			for i, p := range chunk {
+				out[i] = toResult(p.bench, res[i], o, p.helpers)
+				out[i].Portlab.Round = r
+				if out[i].Error == "" && !out[i].Noisy() {
+					converged[out[i].Portlab.ID] = true
+				}
+			}
+			annotateProperties(append(slices.Clip(prior), sum.Results...), out)
+			sum.LateMeasured += len(out)
+			sum.Results = append(sum.Results, out...)
+			if err := w.append(out); err != nil {
+				return err
+			}
+			if o.Progress != nil {
+				o.Progress(lo+len(chunk), len(todo), what)
+			}
+			if o.stopped() {
+				return ErrStopped
+			}
+		}
+	}
+	sum.noisy = slices.DeleteFunc(sum.noisy, func(p pending) bool { return converged[benchID(p.bench)] })
+	return nil
 }
 
 // noisyChunk is how many noisy benchmarks remeasureNoisy measures between
@@ -664,15 +758,13 @@ func calls(o Options, benches []*gen.Bench) []call {
 	for i, b := range benches {
 		key := options{mode: b.Mode, passes: 1}
 		switch {
-		case b.Kind == gen.KindStoreCommit:
+		case keepsFastest(b):
 			key.passes, key.fastest = max(1, o.MemoryPasses), 1
 		case b.Mode != "inverse_throughput" || b.Kind != gen.KindThroughput || b.Form == nil:
 		case vectorLoadOp(b):
 			key.passes = max(1, o.LoadOpPasses)
 		case isVector(b.Form):
 			key.passes = max(1, o.VectorPasses)
-		case touchesMemory(b.Form):
-			key.passes, key.fastest = max(1, o.MemoryPasses), 1
 		}
 		groups[key] = append(groups[key], i)
 	}
@@ -821,6 +913,18 @@ func vectorLoadOp(b *gen.Bench) bool {
 	return false
 }
 
+// keepsFastest reports whether b is one of the benchmarks measured in
+// MemoryPasses passes and MemoryRounds rounds whose fastest converged
+// measurement is kept: the throughputs of integer forms that touch memory
+// and the store-commit streams.
+func keepsFastest(b *gen.Bench) bool {
+	if b.Kind == gen.KindStoreCommit {
+		return true
+	}
+	return b.Kind == gen.KindThroughput && b.Mode == "inverse_throughput" && b.Form != nil &&
+		!vectorLoadOp(b) && !isVector(b.Form) && touchesMemory(b.Form)
+}
+
 // touchesMemory reports whether a form has a memory operand it reads or
 // writes (not lea's address).
 func touchesMemory(f *isa.Form) bool {
@@ -842,6 +946,9 @@ func toResult(b *gen.Bench, m *measure.Measurement, o Options, helpers map[strin
 	x.Operands = b.Operands
 	x.Addressing = b.Addressing
 	x.Mix = b.Mix
+	if keepsFastest(b) {
+		x.Keep = results.KeepFastest
+	}
 	r.Info = b.Snippet.Info
 	if m.Err != nil || b.Helper == "" {
 		return r
@@ -1031,6 +1138,9 @@ func WriteSummary(w io.Writer, s *Summary) {
 		fmt.Fprintf(bw, ", %d already done", s.Skipped)
 	}
 	fmt.Fprintf(bw, ", %d unmeasurable (recorded with reasons), %d errors\n", s.Unmeasurable, s.Errors)
+	if s.LateMeasured > 0 {
+		fmt.Fprintf(bw, "%d results of memory forms measured again in later rounds (%v); the fastest converged of each kept\n", s.LateMeasured, s.LateRounds.Round(time.Second))
+	}
 	if s.Remeasured > 0 {
 		fmt.Fprintf(bw, "%d noisy results measured again at the end (%v, %d rounds); %d still noisy (their warnings say so)\n", s.Remeasured, s.SecondChances.Round(time.Second), s.NoisyRoundsRun, s.StillNoisy)
 	}

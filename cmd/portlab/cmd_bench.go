@@ -45,7 +45,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Int64("seed", 1, "random-mixes and fit-mixes modes: the draw's seed (the same seed draws the same mixes; give a training set another seed than the validation set)")
 	loadOpPasses := fs.Int("load-op-passes", 3, "sweeps: measure the throughput of vector forms that read memory in this many passes and keep the median")
 	vectorPasses := fs.Int("vector-passes", 1, "sweeps: the same for the throughput of the other vector forms")
-	memoryPasses := fs.Int("memory-passes", 3, "sweeps: measure the throughput of integer forms that touch memory in this many passes and keep the fastest that converged")
+	memoryPasses := fs.Int("memory-passes", 3, "sweeps: measure the throughput of integer forms that touch memory (and the store-commit streams) in this many passes and keep the fastest that converged")
+	memoryRounds := fs.Int("memory-rounds", 2, "sweeps: measure those in this many rounds of --memory-passes passes, the first in the form's batch, the others at the end of the sweep, and keep the fastest converged of all")
 	noisyBudget := fs.Duration("noisy-budget", 10*time.Minute, "sweeps: results still noisy after two rounds of second chances get more rounds (up to 6) while the sweep fits in this (0: two rounds)")
 	maxPasses := fs.Int("max-passes", 0, "sweeps: forms measured in several passes whose passes disagree by more than 2 % get more, up to this many in all (0: none)")
 	rep := fs.String("repetition-mode", "middle-half-duplicate", "duplicate, loop, min, middle-half-duplicate or middle-half-loop")
@@ -89,9 +90,12 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if *minJobs < 0 || *minJobs > 64 {
 		return usageError{fmt.Sprintf("--min-jobs %d: want 0 to 64", *minJobs)}
 	}
+	if *memoryRounds < 0 || *memoryRounds > 8 {
+		return usageError{fmt.Sprintf("--memory-rounds %d: want 0 to 8", *memoryRounds)}
+	}
 	if sweeping {
 		return runSweep(sweepFlags{globs: formGlobs, exclude: excludeGlobs, all: *all, mode: *mode, resume: *resume, shard: *shard, shards: *shards, probes: *probes,
-			mixes: *mixes, mixForms: *mixForms, seed: *seed, loadOpPasses: *loadOpPasses, vectorPasses: *vectorPasses, memoryPasses: *memoryPasses, maxPasses: *maxPasses, noisyBudget: *noisyBudget,
+			mixes: *mixes, mixForms: *mixForms, seed: *seed, loadOpPasses: *loadOpPasses, vectorPasses: *vectorPasses, memoryPasses: *memoryPasses, memoryRounds: *memoryRounds, maxPasses: *maxPasses, noisyBudget: *noisyBudget,
 			out: *out, cpu: *cpu, timeout: *timeout, record: *record, recordAll: *recordAll, opts: measure.Options{Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, MinJobs: *minJobs, NoFTZ: *noFTZ}}, stdout, stderr)
 	}
 	if *mode == "" {

@@ -28,6 +28,7 @@ type sweepFlags struct {
 	loadOpPasses int
 	vectorPasses int
 	memoryPasses int
+	memoryRounds int
 	maxPasses    int
 	noisyBudget  time.Duration
 	cpu          int
@@ -65,7 +66,7 @@ func parseMixForms(s string) (int, int, error) {
 }
 
 func runSweep(f sweepFlags, stdout, stderr io.Writer) error {
-	o := sweep.Options{Resume: f.resume, Measure: f.opts, LoadOpPasses: f.loadOpPasses, VectorPasses: f.vectorPasses, MemoryPasses: f.memoryPasses, MaxPasses: f.maxPasses, NoisyBudget: f.noisyBudget}
+	o := sweep.Options{Resume: f.resume, Measure: f.opts, LoadOpPasses: f.loadOpPasses, VectorPasses: f.vectorPasses, MemoryPasses: f.memoryPasses, MemoryRounds: f.memoryRounds, MaxPasses: f.maxPasses, NoisyBudget: f.noisyBudget}
 	modes := f.mode
 	if modes == "" {
 		modes = "latency,throughput"
