@@ -84,17 +84,15 @@ type Options struct {
 	// way: 16 stores over two lines read 0.50 cycles a store there in a C
 	// harness and 0.55-0.77 in stretches that no canary sees.
 	MemoryPasses int
-	// MemoryRounds is how many rounds those benchmarks and the vector
-	// load-op throughputs (keepsFastest) are measured in, their passes
-	// each round: the first in the form's batch, the others at the end of
-	// the sweep (before the second chances), each result appended and the
-	// fastest converged kept (results.CompareClean). The slow levels last
-	// seconds to minutes, longer than the passes of one round are apart:
-	// on the Zen 3 guest two runs of 138 integer memory forms agreed on
-	// 43-54 % of them with three passes, 47-62 % with six, and 69-72 %
-	// with three passes in each of two runs a minute apart; of 101 vector
-	// load-op forms on 34-48 % with one run's median of three passes,
-	// 51-53 % with the faster of two runs'. 0 or 1: one round.
+	// MemoryRounds is how many rounds those benchmarks (keepsFastest) are
+	// measured in, MemoryPasses passes each: the first in the form's
+	// batch, the others at the end of the sweep (before the second
+	// chances), each result appended and the fastest converged kept
+	// (results.CompareClean). The slow levels last seconds to minutes,
+	// longer than the passes of one round are apart: on the Zen 3 guest
+	// two runs of 138 such forms agreed on 43-54 % of them with three
+	// passes, 47-62 % with six, and 69-72 % with three passes in each of
+	// two runs a minute apart. 0 or 1: one round.
 	MemoryRounds int
 	// MaxPasses gives the forms measured in several passes whose passes
 	// disagree by more than 2 % more passes, up to MaxPasses in all
@@ -760,7 +758,7 @@ func calls(o Options, benches []*gen.Bench) []call {
 	for i, b := range benches {
 		key := options{mode: b.Mode, passes: 1}
 		switch {
-		case fastestPasses(b):
+		case keepsFastest(b):
 			key.passes, key.fastest = max(1, o.MemoryPasses), 1
 		case b.Mode != "inverse_throughput" || b.Kind != gen.KindThroughput || b.Form == nil:
 		case vectorLoadOp(b):
@@ -915,24 +913,16 @@ func vectorLoadOp(b *gen.Bench) bool {
 	return false
 }
 
-// fastestPasses reports whether b is one of the benchmarks measured in
-// MemoryPasses passes whose fastest converged pass is kept: the
-// throughputs of integer forms that touch memory and the store-commit
-// streams.
-func fastestPasses(b *gen.Bench) bool {
+// keepsFastest reports whether b is one of the benchmarks measured in
+// MemoryPasses passes and MemoryRounds rounds whose fastest converged
+// measurement is kept: the throughputs of integer forms that touch memory
+// and the store-commit streams.
+func keepsFastest(b *gen.Bench) bool {
 	if b.Kind == gen.KindStoreCommit {
 		return true
 	}
 	return b.Kind == gen.KindThroughput && b.Mode == "inverse_throughput" && b.Form != nil &&
 		!vectorLoadOp(b) && !isVector(b.Form) && touchesMemory(b.Form)
-}
-
-// keepsFastest reports whether b is measured in MemoryRounds rounds, the
-// fastest converged of its results kept (results.KeepFastest): those of
-// fastestPasses and the vector load-op throughputs (whose rounds each
-// keep the median of their LoadOpPasses passes).
-func keepsFastest(b *gen.Bench) bool {
-	return fastestPasses(b) || vectorLoadOp(b)
 }
 
 // touchesMemory reports whether a form has a memory operand it reads or

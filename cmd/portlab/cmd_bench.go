@@ -46,7 +46,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	loadOpPasses := fs.Int("load-op-passes", 3, "sweeps: measure the throughput of vector forms that read memory in this many passes and keep the median")
 	vectorPasses := fs.Int("vector-passes", 1, "sweeps: the same for the throughput of the other vector forms")
 	memoryPasses := fs.Int("memory-passes", 3, "sweeps: measure the throughput of integer forms that touch memory (and the store-commit streams) in this many passes and keep the fastest that converged")
-	memoryRounds := fs.Int("memory-rounds", 2, "sweeps: measure those and the vector forms that read memory in this many rounds of their passes, the first in the form's batch, the others at the end of the sweep, and keep the fastest converged of all")
+	memoryRounds := fs.Int("memory-rounds", 2, "sweeps: measure those in this many rounds of --memory-passes passes, the first in the form's batch, the others at the end of the sweep, and keep the fastest converged of all")
 	noisyBudget := fs.Duration("noisy-budget", 10*time.Minute, "sweeps: results still noisy after two rounds of second chances get more rounds (up to 6) while the sweep fits in this (0: two rounds)")
 	maxPasses := fs.Int("max-passes", 0, "sweeps: forms measured in several passes whose passes disagree by more than 2 % get more, up to this many in all (0: none)")
 	rep := fs.String("repetition-mode", "middle-half-duplicate", "duplicate, loop, min, middle-half-duplicate or middle-half-loop")
