@@ -505,7 +505,7 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 		if o.MemoryRounds > 1 {
 			for i, b := range batch {
 				if keepsFastest(b) && res[i].Error == "" {
-					sum.late = append(sum.late, pending{bench: b, helpers: helpers, round: 2})
+					sum.late = append(sum.late, pending{bench: b, round: 2})
 				}
 			}
 		}
@@ -559,12 +559,13 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 // lateRounds measures the benchmarks in sum.late in the later memory
 // rounds (Options.MemoryRounds), each round after the last, in chunks;
 // every result is appended (Extra.Round), and a benchmark that converges
-// in a later round is no longer noisy. Nothing runs past o.NoisyUntil.
+// in a later round is no longer noisy. No chunk starts past o.NoisyUntil.
 func lateRounds(eng *measure.Engine, o Options, prior []*results.Benchmark, w *appender, sum *Summary) error {
 	if len(sum.late) == 0 {
 		return nil
 	}
 	converged := map[string]bool{}
+rounds:
 	for r := 2; r <= o.MemoryRounds; r++ {
 		var todo []pending
 		for _, p := range sum.late {
@@ -578,20 +579,18 @@ func lateRounds(eng *measure.Engine, o Options, prior []*results.Benchmark, w *a
 		}
 		for lo := 0; lo < len(todo); lo += noisyChunk {
 			if !o.NoisyUntil.IsZero() && time.Now().After(o.NoisyUntil) {
-				return nil
+				break rounds
 			}
-			chunk := todo[lo:min(lo+noisyChunk, len(todo))]
 			var benches []*gen.Bench
-			for _, p := range chunk {
+			for _, p := range todo[lo:min(lo+noisyChunk, len(todo))] {
 				benches = append(benches, p.bench)
 			}
-			res := measureRaw(eng, o, benches, nil)
-			out := make([]*results.Benchmark, len(chunk))
-			for i, p := range chunk {
-				out[i] = toResult(p.bench, res[i], o, p.helpers)
-				out[i].Portlab.Round = r
-				if out[i].Error == "" && !out[i].Noisy() {
-					converged[out[i].Portlab.ID] = true
+			// Throughputs and store streams: no helper latency to subtract.
+			out := measureBenches(eng, o, benches, nil, nil)
+			for _, b := range out {
+				b.Portlab.Round = r
+				if b.Error == "" && !b.Noisy() {
+					converged[b.Portlab.ID] = true
 				}
 			}
 			annotateProperties(append(slices.Clip(prior), sum.Results...), out)
@@ -601,7 +600,7 @@ func lateRounds(eng *measure.Engine, o Options, prior []*results.Benchmark, w *a
 				return err
 			}
 			if o.Progress != nil {
-				o.Progress(lo+len(chunk), len(todo), what)
+				o.Progress(lo+len(benches), len(todo), what)
 			}
 			if o.stopped() {
 				return ErrStopped
