@@ -214,8 +214,12 @@ type formInfo struct {
 	implicitAdv int
 
 	mayLoad, mayStore, sideEffects bool
-	loadBarrier, storeBarrier      bool
-	zeroIdiom, depBreaking, move   bool
+	// stores: the form writes data to memory (an operand it writes, a
+	// push or call, a string store), which the store commit counts;
+	// mayStore may also come from the model's flags alone (prefetches).
+	stores                       bool
+	loadBarrier, storeBarrier    bool
+	zeroIdiom, depBreaking, move bool
 }
 
 func roundCycles(v float64) int {
@@ -331,17 +335,17 @@ func (b *Builder) form(f *isa.Form, shape string, pos isa.Pos) (*formInfo, error
 			fi.mayLoad = true
 		}
 		if op.Access&(isa.Write|isa.CondWrite) != 0 {
-			fi.mayStore = true
+			fi.mayStore, fi.stores = true, true
 		}
 	}
 	if f.Has(isa.AttrStack) || f.Has(isa.AttrString) {
 		switch f.Mnemonic {
 		case "push", "call", "pushf", "pushfq", "enter":
-			fi.mayStore = true
+			fi.mayStore, fi.stores = true, true
 		case "pop", "ret", "popf", "popfq", "leave":
 			fi.mayLoad = true
 		default:
-			fi.mayLoad, fi.mayStore = true, true
+			fi.mayLoad, fi.mayStore, fi.stores = true, true, true
 		}
 	}
 	// Memory uops dispatch fused with the operation they belong to: a
@@ -665,6 +669,7 @@ func (b *Builder) Instr(in *isa.Inst) (*Instr, error) {
 	d.Latency = fi.latency
 	d.Uses = fi.uses
 	d.MayLoad, d.MayStore = fi.mayLoad, fi.mayStore
+	d.NoCommit = fi.mayStore && !fi.stores
 	d.LoadBarrier, d.StoreBarrier = fi.loadBarrier, fi.storeBarrier
 
 	wlat := func(key string) int {

@@ -39,7 +39,7 @@ func (k *Kernel) forwardingStore(j int) (i, dist int, ok bool) {
 	for step := 1; step <= n; step++ {
 		i := ((j-step)%n + n) % n
 		st := k.Instrs[i]
-		if !st.MayStore || st.memKey != ld.memKey {
+		if !st.MayStore || st.Desc.NoCommit || st.memKey != ld.memKey {
 			continue
 		}
 		dist := 0

@@ -210,7 +210,7 @@ func (k *Kernel) Analyze(dispatchWidth int) (*Static, error) {
 	if sc := k.Model.StoreCommit; sc != nil {
 		var lines []pipeline.StoreLine
 		for _, x := range k.Instrs {
-			if x.MayStore {
+			if x.MayStore && !x.Desc.NoCommit {
 				lines = append(lines, x.Desc.Line)
 			}
 		}

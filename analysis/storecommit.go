@@ -38,7 +38,7 @@ func (b *Builder) storeLines(k *Kernel) {
 	regions := map[string]int{}
 	for j := range k.Instrs {
 		x := k.Instrs[j]
-		if !x.MayStore {
+		if !x.MayStore || x.Desc.NoCommit {
 			continue
 		}
 		mem, ok := storeOperand(x)

@@ -17,7 +17,8 @@ import (
 // one store an iteration pairs iterations. Without the rule the store
 // ports alone (two) set the pace. (add r64, imm8 has latency 0 here, as
 // the guest folds such chains at rename: the pointer's chain does not
-// bound these loops.)
+// bound these loops.) A prefetch, which models flag may-store, writes no
+// data and takes no commit slot.
 func TestStoreCommit(t *testing.T) {
 	const header = `name: gc-like
 isa: x86
@@ -29,6 +30,7 @@ ports: ['0', '1', '2', '3', '4', '7']
   - {form: "vmovdqu m256, ymm", uops: 1, latency: 1, throughput: 0.5, port_pressure: [[1, '47']], flags: [may-store]}
   - {form: "add r64, imm8", uops: 1, latency: 0, throughput: 0.5, port_pressure: [[1, '01']]}
   - {form: "mov r64, m64", uops: 1, latency: 5, throughput: 0.5, port_pressure: [[1, '23']], flags: [may-load]}
+  - {form: "prefetcht0 m8", uops: 1, latency: 1, throughput: 0.5, port_pressure: [[1, '23']], flags: [may-load, may-store]}
 `
 	with, without := withAndWithout(t, header, "store_commit: {lines_per_cycle: 1, stores_per_line: 2}\n", forms)
 	stores := func(addr func(i int) string) string {
@@ -54,6 +56,7 @@ ports: ['0', '1', '2', '3', '4', '7']
 		{"two stores, pointer stepping 64", "mov qword ptr [rsi], rbx\nmov qword ptr [rsi+8], rbx\nadd rsi, 64\n", 1, 1},
 		{"address loaded", "mov qword ptr [rsi], rbx\nmov qword ptr [rsi+8], rbx\nmov rsi, qword ptr [rdx]\n", 2, 1},
 		{"two arrays, pointer stepping 32", "vmovdqu ymmword ptr [rsi+rax], ymm0\nvmovdqu ymmword ptr [rdi+rax], ymm0\nadd rax, 32\n", 2, 1},
+		{"prefetches between stores to one line", stores(at("[rsi+#]", 8)) + strings.Repeat("prefetcht0 byte ptr [rdx+512]\n", 8), 4, 4},
 		{"increment between stores", "mov qword ptr [rsi], rbx\nadd rsi, 8\nmov qword ptr [rsi], rbx\nadd rsi, 56\n", 1, 1},
 	} {
 		for _, m := range []struct {

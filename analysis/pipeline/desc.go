@@ -59,7 +59,11 @@ type InstrDesc struct {
 	Reads   []Read
 	Writes  []Write
 
-	MayLoad, MayStore         bool
+	MayLoad, MayStore bool
+	// NoCommit marks a may-store instruction that writes no data to the
+	// cache (a prefetch, a fence, a model flag without a memory operand it
+	// writes): it takes no store-commit slot (Config.StoreCommit).
+	NoCommit                  bool
 	LoadBarrier, StoreBarrier bool // fences: later loads (stores) wait for this one
 	// IndependentReads marks dependency-breaking idioms (xor r, r; pcmpeqd
 	// x, x): the reads do not wait for their producers.
@@ -118,8 +122,12 @@ type cdesc struct {
 	latency     int    // execution latency (at least every write's latency)
 	zeroLatency bool   // no uses and no latency: issues at dispatch
 	memop       bool
-	regNeed     []int // physical registers needed per register file
-	robSlots    int
+	// store: a store to the load/store unit (a store-queue entry, ordered
+	// with the other memory operations): a may-store that writes data, or
+	// a store barrier; not a prefetch (NoCommit).
+	store    bool
+	regNeed  []int // physical registers needed per register file
+	robSlots int
 }
 
 // compile fills c from d, reusing c's slices.
@@ -170,6 +178,7 @@ func compile(cfg *Config, d *InstrDesc, c *cdesc) error {
 	}
 	c.zeroLatency = c.latency == 0 && len(c.uses) == 0
 	c.memop = d.MayLoad || d.MayStore
+	c.store = d.MayStore && (!d.NoCommit || d.StoreBarrier)
 	// A scheduler holds an entry for an instruction whose use lies within
 	// its ports (llvm-mca: a buffered resource or a buffered group around
 	// a used resource); when no scheduler contains a use, those that

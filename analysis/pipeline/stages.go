@@ -462,7 +462,7 @@ func (s *retireStage) CycleStart() error {
 		if in.state != stExecuted {
 			break
 		}
-		if in.desc.MayStore && !s.commit.take(&p.cfg.StoreCommit, in.desc.Line, in.Iteration) {
+		if in.desc.MayStore && !in.desc.NoCommit && !s.commit.take(&p.cfg.StoreCommit, in.desc.Line, in.Iteration) {
 			s.held++
 			break
 		}

@@ -691,7 +691,7 @@ func (l *lsu) available(d *cdesc) (StallKind, bool) {
 	if d.MayLoad && l.cfg.LoadQueue > 0 && l.lqUsed >= l.cfg.LoadQueue {
 		return StallLoadQueue, false
 	}
-	if d.MayStore && l.cfg.StoreQueue > 0 && l.sqUsed >= l.cfg.StoreQueue {
+	if d.store && l.cfg.StoreQueue > 0 && l.sqUsed >= l.cfg.StoreQueue {
 		return StallStoreQueue, false
 	}
 	return 0, true
@@ -738,7 +738,7 @@ func (l *lsu) dispatch(p *Pipeline, in *Inst) int {
 	if d.MayLoad {
 		l.lqUsed++
 	}
-	if d.MayStore {
+	if d.store {
 		l.sqUsed++
 	}
 	if !l.live(l.curLoad) {
@@ -754,7 +754,7 @@ func (l *lsu) dispatch(p *Pipeline, in *Inst) int {
 		l.curStBar = 0
 	}
 	noAlias := l.cfg.NoAlias
-	if d.MayStore {
+	if d.store {
 		id := l.newGroup()
 		if dom := max(l.curLoad, l.curLoadBar); dom != 0 {
 			l.addSucc(dom, id, !noAlias)
@@ -870,7 +870,7 @@ func (l *lsu) onRetired(d *cdesc) {
 	if d.MayLoad {
 		l.lqUsed--
 	}
-	if d.MayStore {
+	if d.store {
 		l.sqUsed--
 	}
 }
