@@ -203,7 +203,7 @@ func TestInterruptedRunResumes(t *testing.T) {
 	}
 	var text bytes.Buffer
 	WriteText(&text, rep)
-	for _, want := range []string{"validation draw", "kernels measured on this host", "time per step", "sweep"} {
+	for _, want := range []string{"validation draw", "bottleneck bound", "simulated code", "kernels measured on this host", "time per step", "sweep"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, text.String())
 		}

@@ -35,8 +35,9 @@ func WriteText(w io.Writer, r *Report) {
 	if len(r.Mixes) > 0 {
 		fmt.Fprintln(w, "\nvalidation draw (random mixes never fitted), predicted within 10 %:")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  model\tmixes\tbottleneck bound\tsimulated code")
 		for _, m := range r.Mixes {
-			fmt.Fprintf(tw, "  %s\t%.1f %%\tof %d\n", m.Model, 100*m.Within, m.N)
+			fmt.Fprintf(tw, "  %s\t%d\t%.1f %%\t%.1f %%\n", m.Model, m.N, 100*m.Within, 100*m.Simulated)
 		}
 		tw.Flush()
 	}

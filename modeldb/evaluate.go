@@ -12,6 +12,11 @@ import (
 // MixReport is how well a model predicts measured mixes.
 type MixReport struct {
 	Model string
+	// Predictor names how the mixes were predicted ("bottleneck bound" by
+	// default); Fallback counts those it predicted by the model's bound
+	// instead (see MixPrediction).
+	Predictor string
+	Fallback  int
 	// N is the number of mixes predicted; Missing those naming a form the
 	// model lacks (not predicted).
 	N, Missing int
@@ -53,6 +58,13 @@ func (r *MixReport) Summary(n int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "model %s: %d mixes, %d (%.1f%%) predicted within %s; |error| mean %s, median %s, p90 %s; bias %+.1f%%\n",
 		r.Model, r.N, r.Within, 100*r.Fraction(), formatPct(r.Tolerance), formatPct(r.MeanAbs), formatPct(r.Median), formatPct(r.P90), 100*r.Bias)
+	if r.Predictor != "" {
+		fmt.Fprintf(&b, "predicted by the %s", r.Predictor)
+		if r.Fallback > 0 {
+			fmt.Fprintf(&b, "; %d mixes by the bottleneck bound (their results carry no machine code)", r.Fallback)
+		}
+		b.WriteString("\n")
+	}
 	if r.CrossWidth > 0 {
 		fmt.Fprintf(&b, "  of which %d hold 512-bit work beside narrower vector forms: %d (%.1f%%) within, the other %d: %d (%.1f%%) within\n",
 			r.CrossWidth, r.CrossWidthWithin, 100*float64(r.CrossWidthWithin)/float64(r.CrossWidth),
@@ -85,6 +97,39 @@ func (r *MixReport) Summary(n int) string {
 // random mixes of 2-4 forms). tolerance is the relative error that counts
 // as a good prediction (0: 10 %).
 func EvaluateMixes(m *Model, bs []*results.Benchmark, tolerance float64, which MixSet) *MixReport {
+	return EvaluateMixesWith(m, bs, tolerance, which, "", nil)
+}
+
+// MixPrediction is a mix's predicted cycles per copy and what limits it.
+// Fallback marks a prediction by the model's bottleneck bound from a
+// predictor that could not use the mix otherwise (a simulator given a mix
+// without machine code).
+type MixPrediction struct {
+	Cycles   float64
+	Bound    string
+	Fallback bool
+}
+
+// MixPredictor predicts one measured mix.
+type MixPredictor func(mx *MixMeasurement) (MixPrediction, error)
+
+// BoundPredictor predicts mixes by the model's bottleneck bound (ports,
+// dispatch, the forms' own throughputs; Predictor.PredictWithOverhead):
+// what model build fits.
+func BoundPredictor(m *Model) MixPredictor {
+	pred := NewPredictor(m)
+	return func(mx *MixMeasurement) (MixPrediction, error) {
+		pr, err := pred.PredictWithOverhead(mx.Parts, mx.Overhead)
+		if err != nil {
+			return MixPrediction{}, err
+		}
+		return MixPrediction{Cycles: pr.Cycles, Bound: pr.Bound}, nil
+	}
+}
+
+// EvaluateMixesWith is EvaluateMixes with another predictor (nil: the
+// bottleneck bound), named in the report.
+func EvaluateMixesWith(m *Model, bs []*results.Benchmark, tolerance float64, which MixSet, name string, predict MixPredictor) *MixReport {
 	ms := CollectMeasurements(bs, CollectOptions{})
 	var mixes []*MixMeasurement
 	if which != RandomMixesOnly {
@@ -93,7 +138,7 @@ func EvaluateMixes(m *Model, bs []*results.Benchmark, tolerance float64, which M
 	if which != PortMixesOnly {
 		mixes = append(mixes, ms.RandomMixes...)
 	}
-	return EvaluateMixMeasurements(m, mixes, tolerance)
+	return EvaluateMixMeasurementsWith(m, mixes, tolerance, name, predict)
 }
 
 // MixSet selects the mixes EvaluateMixes scores.
@@ -110,11 +155,19 @@ const (
 
 // EvaluateMixMeasurements is EvaluateMixes on collected mixes.
 func EvaluateMixMeasurements(m *Model, mixes []*MixMeasurement, tolerance float64) *MixReport {
+	return EvaluateMixMeasurementsWith(m, mixes, tolerance, "", nil)
+}
+
+// EvaluateMixMeasurementsWith is EvaluateMixMeasurements with another
+// predictor (nil: the bottleneck bound), named in the report.
+func EvaluateMixMeasurementsWith(m *Model, mixes []*MixMeasurement, tolerance float64, name string, predict MixPredictor) *MixReport {
 	if tolerance <= 0 {
 		tolerance = 0.10
 	}
-	r := &MixReport{Model: m.Label(), Tolerance: tolerance, MissingForms: map[string]int{}}
-	pred := NewPredictor(m)
+	if predict == nil {
+		predict, name = BoundPredictor(m), "bottleneck bound"
+	}
+	r := &MixReport{Model: m.Label(), Predictor: name, Tolerance: tolerance, MissingForms: map[string]int{}}
 	var abs []float64
 	for _, mx := range mixes {
 		if mx.Cycles <= 0 {
@@ -131,10 +184,13 @@ func EvaluateMixMeasurements(m *Model, mixes []*MixMeasurement, tolerance float6
 			r.Missing++
 			continue
 		}
-		pr, err := pred.PredictWithOverhead(mx.Parts, mx.Overhead)
+		pr, err := predict(mx)
 		if err != nil {
 			r.Missing++
 			continue
+		}
+		if pr.Fallback {
+			r.Fallback++
 		}
 		e := (pr.Cycles - mx.Cycles) / mx.Cycles
 		r.Mixes = append(r.Mixes, MixResult{Parts: mx.Parts, Measured: mx.Cycles, Predicted: pr.Cycles, Error: e, Bound: pr.Bound})

@@ -111,7 +111,11 @@ type MixMeasurement struct {
 	// grouped into classes by their probe mixes alone (a random mix's
 	// partners are its own, and would leave every form a class of one).
 	Random bool
-	vals   snippetValues
+	// Code is one copy of the mix's machine code as measured (hex, the
+	// newest result's assembled snippet): what a simulator predicts
+	// (analysis.MixSimulator); "" when the results lack it.
+	Code string
+	vals snippetValues
 	// forms is the mix's kind and forms without counts, latest the date
 	// of its newest result (see supersedeCounts).
 	forms, latest string
@@ -254,6 +258,9 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 				*list = append(*list, mm)
 			}
 			mm.vals.add(x, cycles)
+			if b.AssembledSnippet != "" && (mm.Code == "" || x.Date >= mm.latest) {
+				mm.Code = b.AssembledSnippet
+			}
 			mm.latest = max(mm.latest, x.Date)
 			if per > 0 {
 				mm.Overhead = max(mm.Overhead, snippetOverhead(b, n))

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"portlab/analysis"
 	"portlab/hostcpu"
 	"portlab/internal/fsutil"
 	"portlab/isa"
@@ -561,8 +562,9 @@ func runModelEval(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	lenient := fs.Bool("lenient", false, "accept forms the catalog lacks")
 	which := fs.String("mixes", "all", "which mixes to score: all, ports (what model build fits: form with probe, and bench --mode fit-mixes) or random (bench --mode random-mixes, never fitted)")
+	simulate := fs.Bool("simulate", false, "predict each mix by simulating its machine code as measured, as validate predicts a kernel (the generator's resets, register chains and store lines count), rather than by the model's bottleneck bound (what model build fits)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: portlab model eval --model M [--mixes all|ports|random] RESULTS...   (results with mixes)")
+		fmt.Fprintln(stderr, "usage: portlab model eval --model M [--mixes all|ports|random] [--simulate] RESULTS...   (results with mixes)")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -588,7 +590,16 @@ func runModelEval(args []string, stdout, stderr io.Writer) error {
 		}
 		bs = append(bs, b...)
 	}
-	r := modeldb.EvaluateMixes(m, bs, *tol, set)
+	var r *modeldb.MixReport
+	if *simulate {
+		sim, err := analysis.MixSimulator(m)
+		if err != nil {
+			return err
+		}
+		r = modeldb.EvaluateMixesWith(m, bs, *tol, set, analysis.MixSimulatorName, sim)
+	} else {
+		r = modeldb.EvaluateMixes(m, bs, *tol, set)
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

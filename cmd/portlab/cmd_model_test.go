@@ -174,6 +174,12 @@ func TestModelBuildShowDiffEval(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, `model "test build": 10 mixes, 10 (100.0%) predicted within 10.0%`) {
 		t.Errorf("eval: exit %d\n%s%s", code, stdout, stderr)
 	}
+	// --simulate: the fixture's results carry no machine code, so every
+	// mix gets the bound, and the report says so.
+	code, stdout, stderr = runModelCmd(t, "eval", "--simulate", "--model", built, sweepResults)
+	if code != 0 || !strings.Contains(stdout, "10 (100.0%) predicted within 10.0%") || !strings.Contains(stdout, "predicted by the simulation of the measured code; 10 mixes by the bottleneck bound") {
+		t.Errorf("eval --simulate: exit %d\n%s%s", code, stdout, stderr)
+	}
 	code, stdout, _ = runModelCmd(t, "eval", "--json", "--model", synthTruth, sweepResults)
 	var r modeldb.MixReport
 	if code != 0 || json.Unmarshal([]byte(stdout), &r) != nil || r.N != 10 || r.Within != 10 {
