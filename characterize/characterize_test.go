@@ -165,6 +165,36 @@ func TestInterruptedRunResumes(t *testing.T) {
 	if *st2.Plan != *st1.Plan {
 		t.Errorf("plan changed on resuming: %+v, then %+v", st1.Plan, st2.Plan)
 	}
+	if st1.Plan.Revalidate <= 0 {
+		t.Errorf("the plan keeps no time for the draw's second round: %+v", st1.Plan)
+	}
+	// The validation draw's second round: every mix measured again after
+	// the fit mixes (round 2), each result keeping the fastest; or, in a
+	// run that fell behind, skipped and said so.
+	res, err = results.ReadFile(filepath.Join(dir, resultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	drawn, again := map[string]bool{}, map[string]bool{}
+	for _, r := range res {
+		if x := r.Portlab; x != nil && x.Kind == modeldb.RandomMixKind {
+			drawn[x.ID] = true
+			if x.Round == 2 {
+				again[x.ID] = true
+			}
+			if x.Keep != results.KeepFastest {
+				t.Errorf("validation mix %s: keep %q, want %q", x.ID, x.Keep, results.KeepFastest)
+			}
+		}
+	}
+	switch {
+	case !st2.Done["revalidate"]:
+		t.Error("the revalidate step is not done")
+	case st2.Cut && !strings.Contains(st2.Notes["revalidate"], "skipped"):
+		t.Errorf("a run that fell behind: revalidate note %q, want it skipped", st2.Notes["revalidate"])
+	case !st2.Cut && (len(drawn) == 0 || len(again) != len(drawn)):
+		t.Errorf("%d of %d validation mixes measured in a second round", len(again), len(drawn))
+	}
 	if len(rep.Mixes) == 0 || rep.Mixes[0].N == 0 {
 		t.Errorf("no validation mixes scored: %+v", rep.Mixes)
 	}

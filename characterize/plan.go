@@ -31,6 +31,9 @@ type Plan struct {
 	PortMixes  int `json:"port_mixes"`
 	// FitMixes is the size of the fit-mix draw.
 	FitMixes int `json:"fit_mixes"`
+	// Revalidate is the time, seconds, kept for the validation draw's
+	// second round (what its first took).
+	Revalidate float64 `json:"revalidate_s,omitempty"`
 }
 
 // Planning constants. The build's cost grows with the mixes it fits: on

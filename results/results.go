@@ -118,9 +118,12 @@ type Extra struct {
 	// Unmeasurable is why a form could not be measured (Error is empty then
 	// and Measurements too): "needs a privileged instruction", ...
 	Unmeasurable string `yaml:"unmeasurable,omitempty"`
-	// Keep is KeepFastest where, of several converged results of the
-	// benchmark, the fastest is the one to keep (Cleanest) rather than
-	// the surest: the code settles into slow levels that no canary sees.
+	// Keep is KeepFastest where, of several results of the benchmark that
+	// stand equal (all converged, or all noisy), the fastest is the one to
+	// keep (Cleanest) rather than the surest: the code settles into slow
+	// levels that no canary sees (integer memory forms), or the benchmark
+	// is measured in rounds minutes apart to escape the neighbour's busy
+	// stretches (characterize's validation draw); noise only adds time.
 	Keep string `yaml:"keep,omitempty"`
 	// Round is the round of a sweep's later rounds that measured the
 	// result (2, 3, ...; 0 for the benchmark's first measurement and its
@@ -300,8 +303,8 @@ func Cleanest(bs []*Benchmark) []*Benchmark {
 // (a failed result below any measured one, a noisy one below any other):
 // negative when a is less sure than b, zero when as sure, positive when
 // surer. Among results of equal standing the smaller relative uncertainty
-// wins (results without one: the more clean repetitions); of two
-// converged results that both keep the fastest (Extra.Keep), the smaller
+// wins (results without one: the more clean repetitions); of two results
+// of equal standing that both keep the fastest (Extra.Keep), the smaller
 // median.
 func CompareClean(a, b *Benchmark) int {
 	la, ua := sureness(a)
@@ -309,7 +312,7 @@ func CompareClean(a, b *Benchmark) int {
 	if c := cmp.Compare(la, lb); c != 0 {
 		return c
 	}
-	if la == 1 && a.Portlab.Keep == KeepFastest && b.Portlab.Keep == KeepFastest {
+	if la >= 0 && a.Portlab.Keep == KeepFastest && b.Portlab.Keep == KeepFastest {
 		return cmp.Compare(b.Portlab.Median, a.Portlab.Median)
 	}
 	return cmp.Compare(ub, ua)

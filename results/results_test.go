@@ -118,12 +118,16 @@ func TestCleanestKeepsTheFastestWhereAsked(t *testing.T) {
 		res("m", KeepFastest, &yes, 0.60, 0.0001),
 		res("r", "", &yes, 0.25, 0.002),
 		res("r", "", &yes, 0.24, 0.004), // the surer (smaller relative uncertainty) stays
+		res("n", KeepFastest, &no, 0.70, 0.01),
+		res("n", KeepFastest, &no, 0.62, 0.03), // all noisy: the fastest, noise only adds time
+		res("s", "", &no, 0.70, 0.01),          // all noisy, the surest
+		res("s", "", &no, 0.62, 0.03),
 	}
 	var got []float64
 	for _, b := range Cleanest(bs) {
 		got = append(got, b.Portlab.Median)
 	}
-	if want := []float64{0.56, 0.25}; !slices.Equal(got, want) {
+	if want := []float64{0.56, 0.25, 0.62, 0.70}; !slices.Equal(got, want) {
 		t.Errorf("Cleanest kept %v, want %v", got, want)
 	}
 	if c := CompareClean(bs[1], bs[0]); c >= 0 {

@@ -126,6 +126,13 @@ type Options struct {
 	// the validation draw, judged by the sweep's rule after the looser
 	// one priced the mixes).
 	MeasureNoisyKind string
+	// AgainKind and AgainRound, resuming: the results of that kind are
+	// measured once more, as round AgainRound (Extra.Round), unless a
+	// result of the benchmark already has that round (characterize's
+	// second round of its validation draw, minutes after the first; the
+	// draw's results keep the fastest, results.KeepFastest).
+	AgainKind  string
+	AgainRound int
 	// Progress is called after every batch.
 	Progress func(done, total int, current string)
 	// Stop, when set, is asked after every batch whether to stop: Run then
@@ -418,6 +425,9 @@ func Run(eng *measure.Engine, o Options) (*Summary, error) {
 				keep := o.KeepNoisy && (o.MeasureNoisyKind == "" || b.Portlab == nil || b.Portlab.Kind != o.MeasureNoisyKind)
 				if b.Portlab != nil && b.Portlab.ID != "" && (keep || !b.Noisy()) {
 					done[b.Portlab.ID] = true
+				}
+				if x := b.Portlab; x != nil && o.AgainKind != "" && x.Kind == o.AgainKind && rounds[x.ID] < o.AgainRound {
+					done[x.ID] = false
 				}
 			}
 		} else if _, err := os.Stat(o.Out); err == nil {
@@ -945,8 +955,11 @@ func toResult(b *gen.Bench, m *measure.Measurement, o Options, helpers map[strin
 	x.Operands = b.Operands
 	x.Addressing = b.Addressing
 	x.Mix = b.Mix
-	if keepsFastest(b) {
+	if keepsFastest(b) || b.Kind == gen.KindRandomMix {
 		x.Keep = results.KeepFastest
+	}
+	if o.AgainKind != "" && b.Kind == o.AgainKind {
+		x.Round = o.AgainRound
 	}
 	r.Info = b.Snippet.Info
 	if m.Err != nil || b.Helper == "" {
