@@ -1,0 +1,226 @@
+.intel_syntax noprefix
+# Integer ALU work by immediate size: 24 or alone with 16-, 8-, 32-bit
+# immediates and 64-bit registers, and 12 sar r64, imm8 (two ALUs) with 24
+# or (36 ALU operations on four ALUs: 9.00 cycles). Each region is one
+# kernel for `portlab validate --no-peers testdata/experiments/alu_immediates.s`.
+# On the Zen 3 guest (docs/benchmarks.md, "characterize") every region runs
+# at its ALUs' bound whatever the immediate: 6.00 alone, 9.00-9.19 mixed.
+# Every destination is written, never read.
+# LLVM-MCA-BEGIN or16_imm16_24
+	or ax, 0x1234
+	or cx, 0x1234
+	or dx, 0x1234
+	or bx, 0x1234
+	or si, 0x1234
+	or r8w, 0x1234
+	or r9w, 0x1234
+	or r10w, 0x1234
+	or r11w, 0x1234
+	or r12w, 0x1234
+	or r13w, 0x1234
+	or r14w, 0x1234
+	or ax, 0x1234
+	or cx, 0x1234
+	or dx, 0x1234
+	or bx, 0x1234
+	or si, 0x1234
+	or r8w, 0x1234
+	or r9w, 0x1234
+	or r10w, 0x1234
+	or r11w, 0x1234
+	or r12w, 0x1234
+	or r13w, 0x1234
+	or r14w, 0x1234
+# LLVM-MCA-END
+# LLVM-MCA-BEGIN or16_imm8_24
+	or ax, 0x12
+	or cx, 0x12
+	or dx, 0x12
+	or bx, 0x12
+	or si, 0x12
+	or r8w, 0x12
+	or r9w, 0x12
+	or r10w, 0x12
+	or r11w, 0x12
+	or r12w, 0x12
+	or r13w, 0x12
+	or r14w, 0x12
+	or ax, 0x12
+	or cx, 0x12
+	or dx, 0x12
+	or bx, 0x12
+	or si, 0x12
+	or r8w, 0x12
+	or r9w, 0x12
+	or r10w, 0x12
+	or r11w, 0x12
+	or r12w, 0x12
+	or r13w, 0x12
+	or r14w, 0x12
+# LLVM-MCA-END
+# LLVM-MCA-BEGIN or32_imm32_24
+	or eax, 0x12345
+	or ecx, 0x12345
+	or edx, 0x12345
+	or ebx, 0x12345
+	or esi, 0x12345
+	or r8d, 0x12345
+	or r9d, 0x12345
+	or r10d, 0x12345
+	or r11d, 0x12345
+	or r12d, 0x12345
+	or r13d, 0x12345
+	or r14d, 0x12345
+	or eax, 0x12345
+	or ecx, 0x12345
+	or edx, 0x12345
+	or ebx, 0x12345
+	or esi, 0x12345
+	or r8d, 0x12345
+	or r9d, 0x12345
+	or r10d, 0x12345
+	or r11d, 0x12345
+	or r12d, 0x12345
+	or r13d, 0x12345
+	or r14d, 0x12345
+# LLVM-MCA-END
+# LLVM-MCA-BEGIN or64_imm8_24
+	or rax, 0x12
+	or rcx, 0x12
+	or rdx, 0x12
+	or rbx, 0x12
+	or rsi, 0x12
+	or r8, 0x12
+	or r9, 0x12
+	or r10, 0x12
+	or r11, 0x12
+	or r12, 0x12
+	or r13, 0x12
+	or r14, 0x12
+	or rax, 0x12
+	or rcx, 0x12
+	or rdx, 0x12
+	or rbx, 0x12
+	or rsi, 0x12
+	or r8, 0x12
+	or r9, 0x12
+	or r10, 0x12
+	or r11, 0x12
+	or r12, 0x12
+	or r13, 0x12
+	or r14, 0x12
+# LLVM-MCA-END
+# LLVM-MCA-BEGIN sar12_or16imm16_24
+	sar rax, 3
+	or cx, 0x1234
+	or dx, 0x1234
+	sar rcx, 3
+	or si, 0x1234
+	or r8w, 0x1234
+	sar rdx, 3
+	or r10w, 0x1234
+	or r11w, 0x1234
+	sar rbx, 3
+	or r13w, 0x1234
+	or r14w, 0x1234
+	sar rsi, 3
+	or cx, 0x1234
+	or dx, 0x1234
+	sar r8, 3
+	or si, 0x1234
+	or r8w, 0x1234
+	sar r9, 3
+	or r10w, 0x1234
+	or r11w, 0x1234
+	sar r10, 3
+	or r13w, 0x1234
+	or r14w, 0x1234
+	sar r11, 3
+	or cx, 0x1234
+	or dx, 0x1234
+	sar r12, 3
+	or si, 0x1234
+	or r8w, 0x1234
+	sar r13, 3
+	or r10w, 0x1234
+	or r11w, 0x1234
+	sar r14, 3
+	or r13w, 0x1234
+	or r14w, 0x1234
+# LLVM-MCA-END
+# LLVM-MCA-BEGIN sar12_or16imm8_24
+	sar rax, 3
+	or cx, 0x12
+	or dx, 0x12
+	sar rcx, 3
+	or si, 0x12
+	or r8w, 0x12
+	sar rdx, 3
+	or r10w, 0x12
+	or r11w, 0x12
+	sar rbx, 3
+	or r13w, 0x12
+	or r14w, 0x12
+	sar rsi, 3
+	or cx, 0x12
+	or dx, 0x12
+	sar r8, 3
+	or si, 0x12
+	or r8w, 0x12
+	sar r9, 3
+	or r10w, 0x12
+	or r11w, 0x12
+	sar r10, 3
+	or r13w, 0x12
+	or r14w, 0x12
+	sar r11, 3
+	or cx, 0x12
+	or dx, 0x12
+	sar r12, 3
+	or si, 0x12
+	or r8w, 0x12
+	sar r13, 3
+	or r10w, 0x12
+	or r11w, 0x12
+	sar r14, 3
+	or r13w, 0x12
+	or r14w, 0x12
+# LLVM-MCA-END
+# LLVM-MCA-BEGIN sar12_or32imm32_24
+	sar rax, 3
+	or ecx, 0x12345
+	or edx, 0x12345
+	sar rcx, 3
+	or esi, 0x12345
+	or r8d, 0x12345
+	sar rdx, 3
+	or r10d, 0x12345
+	or r11d, 0x12345
+	sar rbx, 3
+	or r13d, 0x12345
+	or r14d, 0x12345
+	sar rsi, 3
+	or ecx, 0x12345
+	or edx, 0x12345
+	sar r8, 3
+	or esi, 0x12345
+	or r8d, 0x12345
+	sar r9, 3
+	or r10d, 0x12345
+	or r11d, 0x12345
+	sar r10, 3
+	or r13d, 0x12345
+	or r14d, 0x12345
+	sar r11, 3
+	or ecx, 0x12345
+	or edx, 0x12345
+	sar r12, 3
+	or esi, 0x12345
+	or r8d, 0x12345
+	sar r13, 3
+	or r10d, 0x12345
+	or r11d, 0x12345
+	sar r14, 3
+	or r13d, 0x12345
+	or r14d, 0x12345
+# LLVM-MCA-END
