@@ -25,19 +25,28 @@ func MixSimulator(m *modeldb.Model) (modeldb.MixPredictor, error) {
 		return nil, err
 	}
 	bound := modeldb.BoundPredictor(m)
+	simulate := func(mx *modeldb.MixMeasurement) (modeldb.MixPrediction, bool) {
+		code, err := hex.DecodeString(mx.Code)
+		if mx.Code == "" || err != nil {
+			return modeldb.MixPrediction{}, false
+		}
+		r, err := input.Code("mix", code, 0)
+		if err != nil {
+			return modeldb.MixPrediction{}, false
+		}
+		pr, err := bt.PredictSteadyState(r.Insts)
+		if err != nil || pr.CyclesPerIteration <= 0 {
+			return modeldb.MixPrediction{}, false
+		}
+		what := "simulated"
+		if _, bn, err := bt.Static(r.Insts); err == nil {
+			what += "; static bound: " + bn
+		}
+		return modeldb.MixPrediction{Cycles: pr.CyclesPerIteration, Bound: what}, true
+	}
 	return func(mx *modeldb.MixMeasurement) (modeldb.MixPrediction, error) {
-		if mx.Code != "" {
-			if code, err := hex.DecodeString(mx.Code); err == nil {
-				if r, err := input.Code("mix", code, 0); err == nil {
-					if pr, err := bt.PredictSteadyState(r.Insts); err == nil && pr.CyclesPerIteration > 0 {
-						what := "simulated"
-						if _, bn, err := bt.Static(r.Insts); err == nil {
-							what += "; static bound: " + bn
-						}
-						return modeldb.MixPrediction{Cycles: pr.CyclesPerIteration, Bound: what}, nil
-					}
-				}
-			}
+		if p, ok := simulate(mx); ok {
+			return p, nil
 		}
 		p, err := bound(mx)
 		p.Fallback = true

@@ -16,17 +16,7 @@ import (
 // copy, which the bottleneck bound (two store ports, 4 cycles) cannot
 // see. A mix whose results carry no code gets the bound, marked as such.
 func TestMixSimulatorSeesTheMeasuredCode(t *testing.T) {
-	m, err := modeldb.Parse("gc.yml", []byte(`name: gc-like
-isa: x86
-dispatched_uops_per_cycle: 6
-ports: ['0', '1', '2', '3', '4', '7']
-store_commit: {lines_per_cycle: 1, stores_per_line: 2}
-instruction_forms:
-  - {form: "mov m64, r64", uops: 1, latency: 1, throughput: 0.5, port_pressure: [[1, '47']], flags: [may-store]}
-`), modeldb.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := storeCommitModel(t)
 	// mov qword ptr [rdi+disp32], rax: 48 89 87 disp32.
 	var code strings.Builder
 	for k := 0; k < 4; k++ {

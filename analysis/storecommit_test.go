@@ -81,17 +81,7 @@ ports: ['0', '1', '2', '3', '4', '7']
 // the store commit show in the bottleneck analysis (text and JSON), which
 // back-end pressure alone would not explain.
 func TestBottleneckViewNamesTheStoreCommit(t *testing.T) {
-	m, err := modeldb.Parse("gc.yml", []byte(`name: gc-like
-isa: x86
-dispatched_uops_per_cycle: 6
-ports: ['4', '7']
-store_commit: {lines_per_cycle: 1, stores_per_line: 2}
-instruction_forms:
-  - {form: "mov m64, r64", uops: 1, latency: 1, throughput: 0.5, port_pressure: [[1, '47']], flags: [may-store]}
-`), modeldb.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := storeCommitModel(t)
 	var src strings.Builder
 	for i := 0; i < 8; i++ {
 		src.WriteString("mov qword ptr [rsi+" + strconv.Itoa(64*i) + "], rax\n")
@@ -157,4 +147,23 @@ instruction_forms:
 			t.Errorf("%s: store commit bound %.3f, want %.2f", c.name, s.StoreCommitBound, c.want)
 		}
 	}
+}
+
+// storeCommitModel is a core of two store ports whose stores commit one
+// line a cycle, two consecutive stores to a line: its only form is
+// mov m64, r64.
+func storeCommitModel(t *testing.T) *modeldb.Model {
+	t.Helper()
+	m, err := modeldb.Parse("gc.yml", []byte(`name: gc-like
+isa: x86
+dispatched_uops_per_cycle: 6
+ports: ['4', '7']
+store_commit: {lines_per_cycle: 1, stores_per_line: 2}
+instruction_forms:
+  - {form: "mov m64, r64", uops: 1, latency: 1, throughput: 0.5, port_pressure: [[1, '47']], flags: [may-store]}
+`), modeldb.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -568,20 +568,14 @@ const mixTolerance = 0.01
 // busy stretch scored 67.2 % within 10 %, a fresh draw measured by the
 // sweep's rule an hour later 87.0 % with the same model.
 func (r *run) validation() error {
-	so := r.mixOptions(r.forms)
-	so.Throughput, so.RandomMixes, so.MixSeed = true, r.o.ValidationMixes, validationSeed
 	before := r.o.Engine.Stats
 	t0 := time.Now()
-	if err := r.measure(so); err != nil {
-		return err
-	}
-	wall := time.Since(t0).Seconds()
-	st := r.o.Engine.Stats
-	strict := r.sweepOptions(r.forms)
-	strict.Throughput, strict.RandomMixes, strict.MixSeed = true, r.o.ValidationMixes, validationSeed
-	strict.MeasureNoisyKind, strict.NoisyRounds = modeldb.RandomMixKind, 1
-	n0 := r.st.Counts["validation"]
-	again, err := r.measureSum(strict)
+	var wall float64
+	var st measure.EngineStats
+	var n0 int
+	again, err := r.measureDraw(1, func() {
+		wall, st, n0 = time.Since(t0).Seconds(), r.o.Engine.Stats, r.st.Counts["validation"]
+	})
 	if err != nil {
 		return err
 	}
@@ -651,34 +645,46 @@ func (r *run) fit() error {
 
 // revalidate measures the validation draw a second time after the
 // port-conflict and fit mixes (ten minutes and more after the first), as
-// the validation step did (the mixes' looser rule, then by the sweep's
-// rule those of which neither round converged), and the draw keeps each
-// mix's fastest result of equal standing (results.KeepFastest): noise
-// only adds time, and the neighbour's busy stretches last seconds to
-// minutes. On the Zen 3 guest the fastest of two measurements of a
-// 400-mix draw a few minutes apart put 46.0 % of it within 10 % where one
-// put 42.5 % (docs/benchmarks.md, "characterize"). A run that fell behind
-// its plan skips it.
+// the validation step did, and the draw keeps each mix's fastest result
+// of equal standing (results.KeepFastest): noise only adds time, and the
+// neighbour's busy stretches last seconds to minutes. On the Zen 3 guest
+// the fastest of two measurements of a 400-mix draw a few minutes apart
+// put 46.0 % of it within 10 % where one put 42.5 % (docs/benchmarks.md,
+// "characterize"). A run that fell behind its plan skips it.
 func (r *run) revalidate() error {
 	if r.st.Cut {
 		r.st.Notes["revalidate"] = "skipped: the run fell behind its plan"
 		return nil
 	}
-	so := r.mixOptions(r.forms)
-	so.Throughput, so.RandomMixes, so.MixSeed = true, r.o.ValidationMixes, validationSeed
-	so.AgainKind, so.AgainRound = modeldb.RandomMixKind, 2
-	if err := r.measure(so); err != nil {
-		return err
-	}
-	strict := r.sweepOptions(r.forms)
-	strict.Throughput, strict.RandomMixes, strict.MixSeed = true, r.o.ValidationMixes, validationSeed
-	strict.MeasureNoisyKind, strict.NoisyRounds = modeldb.RandomMixKind, 1
-	strict.AgainKind, strict.AgainRound = modeldb.RandomMixKind, 2
-	again, err := r.measureSum(strict)
+	again, err := r.measureDraw(2, nil)
 	if err == nil && again != nil && again.Benchmarks > 0 {
 		r.st.Notes["revalidate"] = fmt.Sprintf("%d mixes noisy in both rounds measured again by the sweep's rule (%d still noisy)", again.Benchmarks, again.StillNoisy)
 	}
 	return err
+}
+
+// measureDraw measures the validation draw as its round (1: the first;
+// later rounds measure every mix again, Extra.Round): by the mixes'
+// looser rule, then by the sweep's rule, with a second chance, the mixes
+// whose results are all noisy. between, when set, runs between the two;
+// the second's summary is returned.
+func (r *run) measureDraw(round int, between func()) (*sweep.Summary, error) {
+	draw := func(so sweep.Options) sweep.Options {
+		so.Throughput, so.RandomMixes, so.MixSeed = true, r.o.ValidationMixes, validationSeed
+		if round > 1 {
+			so.AgainKind, so.AgainRound = modeldb.RandomMixKind, round
+		}
+		return so
+	}
+	if err := r.measure(draw(r.mixOptions(r.forms))); err != nil {
+		return nil, err
+	}
+	if between != nil {
+		between()
+	}
+	strict := draw(r.sweepOptions(r.forms))
+	strict.MeasureNoisyKind, strict.NoisyRounds = modeldb.RandomMixKind, 1
+	return r.measureSum(strict)
 }
 
 // load reads the results file once.

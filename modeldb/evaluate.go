@@ -61,7 +61,7 @@ func (r *MixReport) Summary(n int) string {
 	if r.Predictor != "" {
 		fmt.Fprintf(&b, "predicted by the %s", r.Predictor)
 		if r.Fallback > 0 {
-			fmt.Fprintf(&b, "; %d mixes by the bottleneck bound (their results carry no machine code)", r.Fallback)
+			fmt.Fprintf(&b, "; %d mixes by the bottleneck bound (no machine code in their results, or none the model simulates)", r.Fallback)
 		}
 		b.WriteString("\n")
 	}

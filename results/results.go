@@ -125,14 +125,15 @@ type Extra struct {
 	// is measured in rounds minutes apart to escape the neighbour's busy
 	// stretches (characterize's validation draw); noise only adds time.
 	Keep string `yaml:"keep,omitempty"`
-	// Round is the round of a sweep's later rounds that measured the
-	// result (2, 3, ...; 0 for the benchmark's first measurement and its
-	// second chances).
+	// Round is the later round that measured the result (2, 3, ... of a
+	// sweep's memory rounds, or characterize's second round of its
+	// validation draw); 0 for the benchmark's first measurement and its
+	// second chances.
 	Round int `yaml:"round,omitempty"`
 }
 
-// KeepFastest is Extra.Keep for benchmarks whose fastest converged result
-// is kept.
+// KeepFastest is Extra.Keep for benchmarks whose fastest result of equal
+// standing is kept (see CompareClean).
 const KeepFastest = "fastest"
 
 // Noise is what the host did during a benchmark: the share of disturbed
