@@ -51,6 +51,9 @@ type Instr struct {
 	// Encoding is the machine code, when known (decoded input, or
 	// assembled for --show-encoding).
 	Encoding []byte
+	// AddressLate is how many cycles earlier a load needs its address
+	// registers in its address shape (the model's load_address_latency).
+	AddressLate int
 
 	memKey string // the address expression of a memory operand, for static memory dependencies
 }
@@ -174,6 +177,10 @@ func (b *Builder) Kernel(r *input.Region) (*Kernel, error) {
 	}
 	seen := map[string]bool{}
 	for _, x := range k.Instrs {
+		if x.AddressLate > 0 && !seen["address "+x.Text] {
+			seen["address "+x.Text] = true
+			k.Notes = append(k.Notes, fmt.Sprintf("%s: its address shape adds %d cycle(s) from the address registers (the model's load_address_latency)", oneLine(x.Text), x.AddressLate))
+		}
 		if x.Derived != "" && !seen[x.Derived] {
 			seen[x.Derived] = true
 			k.Notes = append(k.Notes, fmt.Sprintf("%q is not in the model: derived as %s", x.Form.Name(), x.Derived))
@@ -746,9 +753,16 @@ func (b *Builder) Instr(in *isa.Inst) (*Instr, error) {
 				}
 			}
 		case isa.OpMem:
+			// A load in a slow address shape needs its address registers
+			// that many cycles earlier (the model's load_address_latency).
+			late := 0
+			if op.Kind != isa.KindM && op.Access&isa.Read != 0 {
+				late = b.Model.LoadAddressLatency[a.Mem.Shape()]
+				x.AddressLate = late
+			}
 			for _, r := range []isa.Reg{a.Mem.Base, a.Mem.Index} {
 				if r.Valid() && r.Class() != isa.ClassIP {
-					addRead(regUnit(r), adv("mem", false))
+					addRead(regUnit(r), adv("mem", false)-late)
 				}
 			}
 			if op.Kind != isa.KindM {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"portlab/isa"
+	"portlab/modeldb"
 	"portlab/results"
 )
 
@@ -100,6 +101,38 @@ func addressPortBenches(f *isa.Form, shape string) []*Bench {
 		s := newSnippet(f, "ports "+shape+" with "+p.form, fmt.Sprintf("port conflicts of %s, address shape %s, with %s: 8 of each per copy", f.Name(), shape, p.form), lines, 16)
 		out = append(out, &Bench{Form: f, Kind: KindAddressPorts, Addressing: shape, Snippet: s, Mode: "inverse_throughput",
 			Mix: []results.MixPart{{Form: f.Name(), Count: 8}, {Form: p.form, Count: 8}}})
+	}
+	return out
+}
+
+// KindLoadAddress is a chain of plain 64-bit loads in one address shape
+// (Bench.Addressing, modeldb.LoadAddressShapes): each load's destination,
+// zeroed by `and r32, 0` (1 cycle, subtracted), is the next load's index.
+// Compared with the base+index chain it shows what a shape adds to the
+// load-to-use latency (modeldb.Model.LoadAddressLatency).
+const KindLoadAddress = modeldb.LoadAddressKind
+
+// LoadAddressBenches returns, for `mov r64, m64`, a load chain in every
+// shape of modeldb.LoadAddressShapes; nil for other forms.
+func LoadAddressBenches(f *isa.Form) []*Bench {
+	if f.Mnemonic != "mov" || len(f.Operands) != 2 || f.Operands[0].Kind != isa.KindR64 || f.Operands[1].Kind != isa.KindM64 {
+		return nil
+	}
+	a := newAllocator(f)
+	r := a.take("gpr", 1)
+	if len(r) == 0 {
+		return nil
+	}
+	A := r[0]
+	var out []*Bench
+	for _, shape := range modeldb.LoadAddressShapes {
+		helper := "and " + isa.GPRName(A, isa.KindR32) + ", 0"
+		b := latencyBench(f, "mem->0", fmt.Sprintf("load-to-use latency of %s, address shape %s: the destination, zeroed by `%s`, is the next load's index",
+			f.Name(), shape, helper),
+			[]string{fmt.Sprintf("mov %s, qword ptr %s", A, addressOf(shape, memBase, A)), helper}, 1)
+		b.Kind, b.Addressing = KindLoadAddress, shape
+		b.Helper, b.HelperFixed = helper, 1
+		out = append(out, b)
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"portlab/isa"
+	"portlab/modeldb"
 )
 
 func TestAddressShapeBenches(t *testing.T) {
@@ -99,5 +100,58 @@ func checkAddressPorts(t *testing.T, b *Bench, file *isa.File) {
 	}
 	if leas != 8 || probes != 8 {
 		t.Errorf("%s with %s: %d leas and %d probes, want 8 and 8", b.Addressing, b.Mix[1].Form, leas, probes)
+	}
+}
+
+// TestLoadAddressBenches: the plain 64-bit load gets a chain in every
+// shape of modeldb.LoadAddressShapes: the load in that shape, its
+// destination the next load's index, zeroed by `and r32, 0` (subtracted as
+// one cycle). Other forms, lea and narrower loads included, get none.
+func TestLoadAddressBenches(t *testing.T) {
+	f, ok := isa.Lookup("mov r64, m64")
+	if !ok {
+		t.Fatal("mov r64, m64 not in the catalog")
+	}
+	bs := LoadAddressBenches(f)
+	if len(bs) != len(modeldb.LoadAddressShapes) {
+		t.Fatalf("%d benches, want one per shape (%d)", len(bs), len(modeldb.LoadAddressShapes))
+	}
+	for i, b := range bs {
+		if b.Kind != KindLoadAddress || b.Addressing != modeldb.LoadAddressShapes[i] || b.Mode != "latency" || b.HelperFixed != 1 || b.Snippet.Instructions != 1 {
+			t.Errorf("bench %d: kind %q shape %q mode %q helper %v, instances %d", i, b.Kind, b.Addressing, b.Mode, b.HelperFixed, b.Snippet.Instructions)
+		}
+		file, err := isa.Parse("b.s", []byte(".intel_syntax noprefix\n"+b.Snippet.Source))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", b.Addressing, err, b.Snippet.Source)
+		}
+		ins := file.Insts()
+		if len(ins) != 2 {
+			t.Fatalf("%s: %d instructions, want a load and an and:\n%s", b.Addressing, len(ins), b.Snippet.Source)
+		}
+		ld, and := ins[0], ins[1]
+		form, err := ld.ResolveForm()
+		if err != nil || form.Name() != "mov r64, m64" {
+			t.Fatalf("%s: %q is not mov r64, m64 (%v)", b.Addressing, ld.Text, err)
+		}
+		mem := ld.Args[1].Mem
+		if got := mem.Shape(); got != b.Addressing {
+			t.Errorf("%s: %q has shape %q", b.Addressing, ld.Text, got)
+		}
+		dst := ld.Args[0].Reg
+		if mem.Index.Parent() != dst.Parent() || mem.Base.Parent() == dst.Parent() {
+			t.Errorf("%s: %q does not feed its destination to the index alone", b.Addressing, ld.Text)
+		}
+		if and.Mnemonic != "and" || and.Args[0].Reg.Parent() != dst.Parent() || and.Args[0].Reg.Width() != 32 || and.Args[1].Imm != 0 {
+			t.Errorf("%s: %q does not zero %s", b.Addressing, and.Text, dst)
+		}
+	}
+	for _, name := range []string{"lea r64, m", "mov r32, m32", "add r64, m64"} {
+		g, ok := isa.Lookup(name)
+		if !ok {
+			t.Fatalf("%s not in the catalog", name)
+		}
+		if bs := LoadAddressBenches(g); bs != nil {
+			t.Errorf("%s: %d load-address benches, want none", name, len(bs))
+		}
 	}
 }

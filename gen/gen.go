@@ -520,6 +520,7 @@ func Generate(f *isa.Form) ([]*Bench, error) {
 	out = append(out, tp)
 	out = append(out, Idioms(f)...)
 	out = append(out, AddressShapeBenches(f)...)
+	out = append(out, LoadAddressBenches(f)...)
 	out = append(out, StoreCommitBenches(f)...)
 	out = append(out, LateForwardBenches(f)...)
 	return out, nil

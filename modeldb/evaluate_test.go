@@ -1,6 +1,7 @@
 package modeldb
 
 import (
+	"maps"
 	"testing"
 
 	"portlab/results"
@@ -30,5 +31,29 @@ func TestMixesKeepTheirMeasuredCode(t *testing.T) {
 		} else if got := ms.RandomMixes[0].Code; got != c.want {
 			t.Errorf("%s: code %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// A mix is noisy when every result of it ended unconverged; one converged
+// result makes it sure.
+func TestMixesSayWhetherTheyConverged(t *testing.T) {
+	yes, no := true, false
+	res := func(count int, converged *bool) *results.Benchmark {
+		return &results.Benchmark{Mode: "inverse_throughput",
+			Measurements: []results.Measurement{{Key: "inverse_throughput", Value: 0.5, PerSnippetValue: float64(count)}},
+			Portlab: &results.Extra{Kind: "ports", Reps: 11, Converged: converged,
+				Mix: []results.MixPart{{Form: "add r64, r64", Count: count}, {Form: "imul r64, r64", Count: 1}}}}
+	}
+	ms := CollectMeasurements([]*results.Benchmark{res(1, &no), res(2, &no), res(2, &yes), res(3, &yes)}, CollectOptions{})
+	got := map[int]bool{} // by add count
+	for _, mx := range ms.Mixes {
+		for _, p := range mx.Parts {
+			if p.Form == "add r64, r64" {
+				got[p.Count] = mx.Noisy
+			}
+		}
+	}
+	if want := map[int]bool{1: true, 2: false, 3: false}; !maps.Equal(got, want) {
+		t.Errorf("noisy by add count %v, want %v", got, want)
 	}
 }

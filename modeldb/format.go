@@ -600,6 +600,14 @@ func (p *parser) model(root *yaml.Node) *yaml.Node {
 					m.LateForwarding = lf
 				}
 			}
+		case "load_address_latency":
+			if la := p.intMap(v, k); la != nil {
+				if err := validateLoadAddressLatency(la); err != nil {
+					p.errorf(v, "%v", err)
+				} else {
+					m.LoadAddressLatency = la
+				}
+			}
 		case "hidden_loads":
 			m.HiddenLoads = p.boolean(v, k)
 		case "micro_fusion":
@@ -1101,6 +1109,9 @@ func (m *Model) MarshalWith(opt MarshalOptions) ([]byte, error) {
 	}
 	if len(m.LateForwarding) > 0 {
 		add("late_forwarding", intMapNode(m.LateForwarding))
+	}
+	if len(m.LoadAddressLatency) > 0 {
+		add("load_address_latency", intMapNode(m.LoadAddressLatency))
 	}
 	if m.MicroFusion {
 		add("micro_fusion", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})

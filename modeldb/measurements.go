@@ -35,6 +35,9 @@ type Measurements struct {
 	// LateForward holds the late-forwarding chains (LateForwardKind) by
 	// vector width; nil when not measured.
 	LateForward map[string]*LateForwardRun
+	// LoadAddress holds the load-address chains' cycles a link
+	// (LoadAddressKind) by address shape; nil when not measured.
+	LoadAddress map[string]float64
 	Hosts       []string // CPU signatures seen, sorted
 	// Skipped says why results were not used (one line per reason, with a count).
 	Skipped []string
@@ -115,7 +118,13 @@ type MixMeasurement struct {
 	// newest result's assembled snippet): what a simulator predicts
 	// (analysis.MixSimulator); "" when the results lack it.
 	Code string
-	vals snippetValues
+	// Noisy marks a mix whose every result ended noisy (not converged):
+	// its cycles may read fast as well as slow (a difference of floors
+	// whose shorter length never ran undisturbed), so rules that take a
+	// mix as a bound on its forms read only the sure ones.
+	Noisy bool
+	sure  int // results that converged
+	vals  snippetValues
 	// forms is the mix's kind and forms without counts, latest the date
 	// of its newest result (see supersedeCounts).
 	forms, latest string
@@ -189,6 +198,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 	commits := map[string][]float64{}                     // store-commit streams' cycles a store, by stream
 	commitsSure := map[string]int{}                       // their results that converged
 	lateFwd := map[string]map[string][]float64{}          // late-forwarding chains' cycles a link, by width and chain
+	loadAddr := map[string][]float64{}                    // load-address chains' cycles a link, by shape
 	addressMixes := map[string]map[AddressMix][]float64{} // by form: by mix without cycles
 	form := func(name string) *FormMeasurements {
 		fm, ok := ms.Forms[name]
@@ -258,6 +268,9 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 				*list = append(*list, mm)
 			}
 			mm.vals.add(x, cycles)
+			if !b.Noisy() {
+				mm.sure++
+			}
 			if b.AssembledSnippet != "" && (mm.Code == "" || x.Date >= mm.latest) {
 				mm.Code = b.AssembledSnippet
 			}
@@ -356,6 +369,12 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 				lateFwd[w] = map[string][]float64{}
 			}
 			lateFwd[w][x.Operands] = append(lateFwd[w][x.Operands], val)
+		case LoadAddressKind:
+			if x.Addressing == "" {
+				skipped[kind+" results without an address shape"]++
+				break
+			}
+			loadAddr[x.Addressing] = append(loadAddr[x.Addressing], val)
 		case Latency512Kind:
 			if fm.lats512 == nil {
 				fm.lats512 = map[string][]float64{}
@@ -410,6 +429,12 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			ms.StoreCommitNoisy = true
 		}
 	}
+	for shape, vals := range loadAddr {
+		if ms.LoadAddress == nil {
+			ms.LoadAddress = map[string]float64{}
+		}
+		ms.LoadAddress[shape] = median(vals)
+	}
 	for w, byChain := range lateFwd {
 		if ms.LateForward == nil {
 			ms.LateForward = map[string]*LateForwardRun{}
@@ -435,6 +460,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 	}
 	for _, mm := range append(ms.Mixes, ms.RandomMixes...) {
 		mm.Cycles = median(mm.vals.values())
+		mm.Noisy = mm.sure == 0
 	}
 	// A mix drawn for fitting that is also in the validation set is not
 	// fitted: the validation set stays unseen.

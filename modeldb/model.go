@@ -54,6 +54,11 @@ type Model struct {
 	// multiply-class result directly (see LateForwardKind); nil when not
 	// measured or not seen.
 	LateForwarding map[string]int `yaml:"late_forwarding,omitempty"`
+	// LoadAddressLatency is, per address shape (isa.AddressShape), the
+	// cycles a load takes longer from its address registers than in the
+	// shape the forms' latencies were measured in (see LoadAddressKind);
+	// nil when not measured or not seen.
+	LoadAddressLatency map[string]int `yaml:"load_address_latency,omitempty"`
 	// MicroFusion says that a memory operand's load, and a store's
 	// address and data, dispatch fused with the operation they belong to
 	// (Intel micro-fusion, AMD macro-ops): they take no dispatch or

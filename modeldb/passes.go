@@ -43,7 +43,7 @@ type buildPass struct {
 var buildPasses = []buildPass{
 	{"base", "start from the base model: its ports, dispatch width, header and the entries of forms not measured",
 		"a base model (--base)", (*builder).startFromBase},
-	{"noisy throughputs from the mixes", "a form whose throughput never converged and that ran faster in three or more of its mixes than that throughput allows takes the third-fastest share those mixes give it (noise only adds time)",
+	{"noisy throughputs from the mixes", "a form whose throughput never converged and that ran faster in three or more of its converged mixes (and 1 % of them) than that throughput allows takes the share those mixes give it (noise only adds time; an unconverged mix can read fast)",
 		"throughputs that ended noisy, and mixes with them", (*builder).noisyThroughputs},
 	{"mixes to fit", "fit the mixes a port mapping can explain; hold out a share for validation; leave out those that ran faster than one of their forms alone or slower than their forms one after another",
 		"port-conflict and fit mixes", (*builder).selectMixes},
@@ -71,6 +71,8 @@ var buildPasses = []buildPass{
 		"stores to one line and to lines apart", (*builder).storeCommit},
 	{"late forwarding", "a one-cycle vector instruction that reads a multiply-class result directly takes the extra cycles its chain showed, per vector width",
 		"vpaddd accumulator chains alone and fed by vpmaddwd", (*builder).lateForwarding},
+	{"load latency by address shape", "a load whose address shape ran a cycle or more longer than base+index takes those cycles more from its address registers",
+		"mov r64, m64 chained through the index in each address shape", (*builder).loadAddress},
 	{"address ports", "each lea address shape takes the port group that predicts its mixes with probes",
 		"lea address shapes beside probe forms", (*builder).addressPorts},
 }
@@ -200,8 +202,12 @@ func (b *builder) startFromBase(r *Pass) error {
 // mixes "faster than the form alone", and they would be left out of the
 // fit (on the Zen 3 guest, with three of four mixes noisy, shl r64, imm8
 // read 0.57 cycles for 0.50 and 1,151 of its mixes were left out). The
-// third-fastest bound is taken, so that one or two mixes read too fast
-// (a differential estimate under noise can) change nothing. A converged
+// mixes read are the converged ones: an unconverged mix reads fast as
+// often as slow (on the same host, `add r64, r64` in 2,088 noisy mixes:
+// the fastest three 0.139-0.185 cycles an add, four ALUs allowing 0.25;
+// in 592 converged ones 0.242-0.243). Of their bounds the third-fastest,
+// or the fastest 1 % where there are more than 300, is taken, so that a
+// few mixes read fast by the canary's 3 % change nothing. A converged
 // throughput is kept: its form may be limited alone by what a mix
 // removes. b.ms becomes a copy; the caller's measurements are not
 // changed.
@@ -218,7 +224,7 @@ func (b *builder) noisyThroughputs(r *Pass) error {
 		return nil
 	}
 	for _, mx := range b.ms.Mixes {
-		if mx.Cycles <= 0 {
+		if mx.Cycles <= 0 || mx.Noisy {
 			continue
 		}
 		for _, pt := range mx.Parts {
@@ -236,13 +242,14 @@ func (b *builder) noisyThroughputs(r *Pass) error {
 				faster = append(faster, v)
 			}
 		}
-		if len(faster) < noisyThroughputMixes {
+		k := max(noisyThroughputMixes, (len(bs)+99)/100)
+		if len(faster) < k {
 			continue
 		}
 		sort.Float64s(faster)
-		changed[f] = faster[noisyThroughputMixes-1]
+		changed[f] = faster[k-1]
 	}
-	r.Evidence = fmt.Sprintf("%d throughputs ended noisy; %d of them ran faster in %d or more of their mixes", noisy, len(changed), noisyThroughputMixes)
+	r.Evidence = fmt.Sprintf("%d throughputs ended noisy; %d of them ran faster in %d or more of their converged mixes (and 1 %% of them)", noisy, len(changed), noisyThroughputMixes)
 	if len(changed) == 0 {
 		return nil
 	}
@@ -273,7 +280,7 @@ func (b *builder) noisyThroughputs(r *Pass) error {
 		ex = append(ex, fmt.Sprintf("%s %s -> %s", f, FormatNum(b.ms.Forms[f].Throughput), FormatNum(changed[f])))
 	}
 	r.Applied = true
-	r.Changes = append(r.Changes, fmt.Sprintf("%d throughputs lowered to their mixes' third-fastest share, e.g. %s", len(changed), strings.Join(ex, "; ")))
+	r.Changes = append(r.Changes, fmt.Sprintf("%d throughputs lowered to the share their converged mixes give them, e.g. %s", len(changed), strings.Join(ex, "; ")))
 	b.ms = &ms
 	return nil
 }
@@ -954,6 +961,51 @@ func (b *builder) lateForwarding(r *Pass) error {
 	if len(lf) > 0 {
 		r.Applied = true
 		r.Changes = append(r.Changes, "late_forwarding: "+lateForwardingText(lf))
+	}
+	return nil
+}
+
+// loadAddress sets the extra cycles of loads by address shape, where a
+// shape's chain ran at least half a cycle a link longer than the
+// base+index one, and the pointer chase (the plain load's latency, in
+// [base]) agrees with base+index: the memory forms' latencies, measured
+// in one or the other, are then those of a simple address.
+func (b *builder) loadAddress(r *Pass) error {
+	lats := b.ms.LoadAddress
+	if len(lats) == 0 {
+		if len(b.m.LoadAddressLatency) > 0 {
+			r.Evidence = "load-address chains not measured: the base's load_address_latency stays (" + loadAddressText(b.m.LoadAddressLatency) + ")"
+		} else {
+			r.Evidence = "load-address chains not measured"
+		}
+		return nil
+	}
+	var seen []string
+	for _, s := range LoadAddressShapes {
+		if v, ok := lats[s]; ok {
+			seen = append(seen, fmt.Sprintf("%s %.2f", s, v))
+		}
+	}
+	r.Evidence = "mov r64, m64 through the index, cycles a link: " + strings.Join(seen, ", ")
+	ref := lats[LoadAddressReference]
+	if ref <= 0 {
+		r.Evidence += "; " + LoadAddressReference + " not measured"
+		return nil
+	}
+	chase := 0.0
+	if fm, ok := b.ms.Forms["mov r64, m64"]; ok {
+		chase = fm.Latency()
+		r.Evidence += fmt.Sprintf("; pointer chase [base] %.2f", chase)
+	}
+	if chase <= 0 || math.Abs(chase-ref) >= loadAddressShows {
+		r.Evidence += "; the pointer chase and " + LoadAddressReference + " differ or the chase is not measured: the memory forms' own latencies are no common reference"
+		return nil
+	}
+	la := loadAddressLatencyOf(lats)
+	b.m.LoadAddressLatency = la
+	if len(la) > 0 {
+		r.Applied = true
+		r.Changes = append(r.Changes, "load_address_latency: "+loadAddressText(la))
 	}
 	return nil
 }

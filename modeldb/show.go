@@ -112,6 +112,9 @@ func (m *Model) WriteEntry(w io.Writer, e *Entry) {
 	if s := m.lateForwardingOf(e); s != "" {
 		line("late fwd", "%s", s)
 	}
+	if s := m.loadAddressOf(e); s != "" {
+		line("by address", "%s", s)
+	}
 	tp := FormatNum(e.Throughput) + " cycles"
 	if e.Throughput > 0 {
 		tp += fmt.Sprintf(" (%s per cycle)", FormatNum(1/e.Throughput))
