@@ -756,13 +756,16 @@ func (r *run) evaluate() error {
 	if b, err := os.ReadFile(filepath.Join(r.o.Dir, buildFile)); err == nil {
 		r.rep.Build = string(b)
 	}
+	// The draw is collected once and scored by both predictors of both
+	// models.
+	draw := modeldb.CollectMeasurements(r.bs, modeldb.CollectOptions{}).RandomMixes
 	score := func(label string, m *modeldb.Model) error {
-		mr := modeldb.EvaluateMixes(m, r.bs, 0.10, modeldb.RandomMixesOnly)
+		mr := modeldb.EvaluateMixMeasurements(m, draw, 0.10)
 		sim, err := analysis.MixSimulator(m)
 		if err != nil {
 			return err
 		}
-		sr := modeldb.EvaluateMixesWith(m, r.bs, 0.10, modeldb.RandomMixesOnly, analysis.MixSimulatorName, sim)
+		sr := modeldb.EvaluateMixMeasurementsWith(m, draw, 0.10, analysis.MixSimulatorName, sim)
 		r.rep.Mixes = append(r.rep.Mixes, MixScore{Model: label, N: mr.N, Within: mr.Fraction(), Simulated: sr.Fraction()})
 		return nil
 	}

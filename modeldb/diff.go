@@ -78,8 +78,8 @@ func Diff(a, b *Model, opt DiffOptions) *ModelDiff {
 	str("store_throughput_default", FormatPressure(a.StorePorts), FormatPressure(b.StorePorts), &d.Header)
 	num("store_to_load_forward_latency", a.StoreToLoadForwardLatency, b.StoreToLoadForwardLatency, &d.Header)
 	str("store_commit", storeCommitText(a.StoreCommit), storeCommitText(b.StoreCommit), &d.Header)
-	str("late_forwarding", lateForwardingText(a.LateForwarding), lateForwardingText(b.LateForwarding), &d.Header)
-	str("load_address_latency", loadAddressText(a.LoadAddressLatency), loadAddressText(b.LoadAddressLatency), &d.Header)
+	str("late_forwarding", extraCyclesText(a.LateForwarding), extraCyclesText(b.LateForwarding), &d.Header)
+	str("load_address_latency", extraCyclesText(a.LoadAddressLatency), extraCyclesText(b.LoadAddressLatency), &d.Header)
 	for _, k := range unionKeys(a.LoadLatency, b.LoadLatency) {
 		num("load_latency."+k, a.LoadLatency[k], b.LoadLatency[k], &d.Header)
 	}

@@ -71,15 +71,16 @@ func lateForwardingOf(runs map[string]*LateForwardRun) map[string]int {
 	return out
 }
 
-// lateForwardingText is the extra cycles as model diff and the build
-// report print them ("" for none).
-func lateForwardingText(lf map[string]int) string {
-	if len(lf) == 0 {
+// extraCyclesText is extra cycles by key (a vector width, an address
+// shape) as model diff, model show and the build report print them
+// ("ymm +1, zmm +2"; "" for none).
+func extraCyclesText(extra map[string]int) string {
+	if len(extra) == 0 {
 		return ""
 	}
 	var parts []string
-	for _, w := range slices.Sorted(maps.Keys(lf)) {
-		parts = append(parts, fmt.Sprintf("%s +%d", w, lf[w]))
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
+		parts = append(parts, fmt.Sprintf("%s +%d", k, extra[k]))
 	}
 	return strings.Join(parts, ", ")
 }

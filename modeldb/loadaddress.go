@@ -2,9 +2,7 @@ package modeldb
 
 import (
 	"fmt"
-	"maps"
 	"math"
-	"slices"
 	"strings"
 
 	"portlab/isa"
@@ -65,19 +63,6 @@ func loadAddressLatencyOf(lats map[string]float64) map[string]int {
 	return out
 }
 
-// loadAddressText is the extra cycles as model diff and the build report
-// print them ("" for none).
-func loadAddressText(la map[string]int) string {
-	if len(la) == 0 {
-		return ""
-	}
-	var parts []string
-	for _, s := range slices.Sorted(maps.Keys(la)) {
-		parts = append(parts, fmt.Sprintf("%s +%d", s, la[s]))
-	}
-	return strings.Join(parts, ", ")
-}
-
 func validateLoadAddressLatency(la map[string]int) error {
 	for s, n := range la {
 		if !isa.ValidAddressShape(s) {
@@ -101,7 +86,7 @@ func (m *Model) loadAddressOf(e *Entry) string {
 	if !ok || !ReadsMemory(f) {
 		return ""
 	}
-	return "from its address registers, cycles added by address shape: " + loadAddressText(m.LoadAddressLatency) + " (the model's load_address_latency)"
+	return "from its address registers, cycles added by address shape: " + extraCyclesText(m.LoadAddressLatency) + " (the model's load_address_latency)"
 }
 
 // ReadsMemory tells whether a form loads through an explicit memory

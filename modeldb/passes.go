@@ -942,11 +942,7 @@ func (b *builder) storeCommit(r *Pass) error {
 func (b *builder) lateForwarding(r *Pass) error {
 	runs := b.ms.LateForward
 	if len(runs) == 0 {
-		if len(b.m.LateForwarding) > 0 {
-			r.Evidence = "late-forwarding chains not measured: the base's late_forwarding stays (" + lateForwardingText(b.m.LateForwarding) + ")"
-		} else {
-			r.Evidence = "late-forwarding chains not measured"
-		}
+		r.Evidence = notMeasured("late-forwarding chains", "late_forwarding", b.m.LateForwarding)
 		return nil
 	}
 	var seen []string
@@ -960,9 +956,18 @@ func (b *builder) lateForwarding(r *Pass) error {
 	b.m.LateForwarding = lf
 	if len(lf) > 0 {
 		r.Applied = true
-		r.Changes = append(r.Changes, "late_forwarding: "+lateForwardingText(lf))
+		r.Changes = append(r.Changes, "late_forwarding: "+extraCyclesText(lf))
 	}
 	return nil
+}
+
+// notMeasured is the evidence of a header rule whose chains were not
+// measured: the base's value (extra cycles by key) stays, if it has one.
+func notMeasured(chains, field string, base map[string]int) string {
+	if len(base) == 0 {
+		return chains + " not measured"
+	}
+	return chains + " not measured: the base's " + field + " stays (" + extraCyclesText(base) + ")"
 }
 
 // loadAddress sets the extra cycles of loads by address shape, where a
@@ -973,11 +978,7 @@ func (b *builder) lateForwarding(r *Pass) error {
 func (b *builder) loadAddress(r *Pass) error {
 	lats := b.ms.LoadAddress
 	if len(lats) == 0 {
-		if len(b.m.LoadAddressLatency) > 0 {
-			r.Evidence = "load-address chains not measured: the base's load_address_latency stays (" + loadAddressText(b.m.LoadAddressLatency) + ")"
-		} else {
-			r.Evidence = "load-address chains not measured"
-		}
+		r.Evidence = notMeasured("load-address chains", "load_address_latency", b.m.LoadAddressLatency)
 		return nil
 	}
 	var seen []string
@@ -993,7 +994,7 @@ func (b *builder) loadAddress(r *Pass) error {
 		return nil
 	}
 	chase := 0.0
-	if fm, ok := b.ms.Forms["mov r64, m64"]; ok {
+	if fm, ok := b.ms.Forms[loadForms["gpr"]]; ok {
 		chase = fm.Latency()
 		r.Evidence += fmt.Sprintf("; pointer chase [base] %.2f", chase)
 	}
@@ -1005,7 +1006,7 @@ func (b *builder) loadAddress(r *Pass) error {
 	b.m.LoadAddressLatency = la
 	if len(la) > 0 {
 		r.Applied = true
-		r.Changes = append(r.Changes, "load_address_latency: "+loadAddressText(la))
+		r.Changes = append(r.Changes, "load_address_latency: "+extraCyclesText(la))
 	}
 	return nil
 }
