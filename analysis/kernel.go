@@ -734,7 +734,19 @@ func (b *Builder) Instr(in *isa.Inst) (*Instr, error) {
 				// completes after the older write, as the mode says.
 				switch b.PartialWrites {
 				case PartialMerge:
-					addRead(u, 0)
+					// The old value joins the operation, not the load
+					// before it: a load form needs it as late as its
+					// register sources, and a cycle before its result
+					// at the latest (chains of movsxd ax, [rdi], mov
+					// ax, [rdi] or popcnt ax, [rdi] run at 1 cycle a
+					// link on Zen 3, not the load's 4-5); a register
+					// form needs it at once (imul ax, cx, 3: 4 a link).
+					a := 0
+					if modeldb.ReadsMemory(f) {
+						w := wlat(key)
+						a = max(0, min(b.loadAdvance(f, w), w-1))
+					}
+					addRead(u, a)
 				case PartialOrder:
 					addRead(u, max(0, wlat(key)-1))
 				}

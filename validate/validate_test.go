@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"portlab/analysis/input"
+	"portlab/modeldb"
 )
 
 func rows(meas []float64, preds map[string][]float64) []*Row {
@@ -88,6 +89,39 @@ func TestLoadKernels(t *testing.T) {
 	for _, k := range ks {
 		if len(k.Region.Insts) == 0 || k.Source == "" || strings.Contains(k.Name, "anonymous") {
 			t.Errorf("%s: %d instructions", k.Name, len(k.Region.Insts))
+		}
+	}
+}
+
+// TestLoadExperiments: the experiments the docs cite load as kernels,
+// one per region, each named by its region and holding the instructions
+// its header describes, and the embedded Zen 3 model predicts every one.
+func TestLoadExperiments(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/experiments/*.s")
+	if len(files) < 3 {
+		t.Fatalf("%d experiments in testdata/experiments, want at least 3", len(files))
+	}
+	m, err := modeldb.Embedded("portlab-znver3.yml.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		ks, err := Load([]string{f}, input.Options{})
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if len(ks) < 2 {
+			t.Errorf("%s: %d kernels, want a region each (at least 2)", f, len(ks))
+		}
+		for i, p := range (&Portlab{Label: "znver3", Model: m}).Predict(ks) {
+			k := ks[i]
+			if len(k.Region.Insts) == 0 || !strings.Contains(k.Name, ":") {
+				t.Errorf("%s: %d instructions", k.Name, len(k.Region.Insts))
+			}
+			if p.Err != nil || p.Cycles <= 0 {
+				t.Errorf("%s: predicted %.2f cycles: %v", k.Name, p.Cycles, p.Err)
+			}
 		}
 	}
 }
