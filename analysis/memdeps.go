@@ -12,12 +12,14 @@ import (
 // cores that track a stack slot like a register).
 
 // link adds what depends on the whole block to its instructions: ports
-// beside 512-bit work, late forwarding from multiply-class work, stores
+// beside 512-bit work, late forwarding from multiply-class work, reads
+// across vector domains, stores
 // feeding loads, where stores write (for the
 // store commit), folded values read as data.
 func (b *Builder) link(k *Kernel) {
 	b.beside512(k)
 	b.lateForward(k)
+	b.domainCrossings(k)
 	b.forwardMemory(k)
 	b.storeLines(k)
 	if !b.builtinIdioms {

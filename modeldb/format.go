@@ -608,6 +608,12 @@ func (p *parser) model(root *yaml.Node) *yaml.Node {
 					m.LoadAddressLatency = la
 				}
 			}
+		case "domain_crossing_latency":
+			if c := p.integer(v, k); c < 0 || c > 16 {
+				p.errorf(v, "domain_crossing_latency: %d cycles, want 0 to 16", c)
+			} else {
+				m.DomainCrossingLatency = c
+			}
 		case "hidden_loads":
 			m.HiddenLoads = p.boolean(v, k)
 		case "micro_fusion":
@@ -847,6 +853,12 @@ func (p *parser) entryNode(n *yaml.Node, ports map[string]bool) (*Entry, bool) {
 			e.Uops = p.num(v, k)
 		case "latency_beside_512bit":
 			e.Latency512 = p.num(v, k)
+		case "domain":
+			if d := p.str(v, k); validateDomain(d) != nil {
+				p.errorf(v, "%v", validateDomain(d))
+			} else {
+				e.Domain = d
+			}
 		case "latency":
 			e.Latency = p.num(v, k)
 		case "latencies":
@@ -1113,6 +1125,9 @@ func (m *Model) MarshalWith(opt MarshalOptions) ([]byte, error) {
 	if len(m.LoadAddressLatency) > 0 {
 		add("load_address_latency", intMapNode(m.LoadAddressLatency))
 	}
+	if m.DomainCrossingLatency > 0 {
+		add("domain_crossing_latency", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(m.DomainCrossingLatency)})
+	}
 	if m.MicroFusion {
 		add("micro_fusion", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
 	}
@@ -1245,6 +1260,9 @@ func (e *Entry) node(short, osaca bool) *yaml.Node {
 	add("latency", numNode(e.Latency))
 	if e.Latency512 > 0 {
 		add("latency_beside_512bit", numNode(e.Latency512))
+	}
+	if e.Domain != "" {
+		add("domain", strNode(e.Domain))
 	}
 	// flowList renders a list of flat mappings on one line each.
 	flowList := func(key string, n int, elem func(i int) []*yaml.Node) {

@@ -38,7 +38,10 @@ type Measurements struct {
 	// LoadAddress holds the load-address chains' cycles a link
 	// (LoadAddressKind) by address shape; nil when not measured.
 	LoadAddress map[string]float64
-	Hosts       []string // CPU signatures seen, sorted
+	// Domains holds the domain chains' cycles a pair (DomainKind) by form
+	// and partner domain; nil when not measured.
+	Domains map[string]map[string]float64
+	Hosts   []string // CPU signatures seen, sorted
 	// Skipped says why results were not used (one line per reason, with a count).
 	Skipped []string
 }
@@ -199,6 +202,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 	commitsSure := map[string]int{}                       // their results that converged
 	lateFwd := map[string]map[string][]float64{}          // late-forwarding chains' cycles a link, by width and chain
 	loadAddr := map[string][]float64{}                    // load-address chains' cycles a link, by shape
+	domains := map[string]map[string][]float64{}          // domain chains' cycles a pair, by form and partner
 	addressMixes := map[string]map[AddressMix][]float64{} // by form: by mix without cycles
 	form := func(name string) *FormMeasurements {
 		fm, ok := ms.Forms[name]
@@ -369,6 +373,15 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 				lateFwd[w] = map[string][]float64{}
 			}
 			lateFwd[w][x.Operands] = append(lateFwd[w][x.Operands], val)
+		case DomainKind:
+			if x.Operands != DomainInt && x.Operands != DomainFP {
+				skipped[kind+" results of no partner domain"]++
+				break
+			}
+			if domains[x.Form] == nil {
+				domains[x.Form] = map[string][]float64{}
+			}
+			domains[x.Form][x.Operands] = append(domains[x.Form][x.Operands], val)
 		case LoadAddressKind:
 			if x.Addressing == "" {
 				skipped[kind+" results without an address shape"]++
@@ -434,6 +447,15 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			ms.LoadAddress = map[string]float64{}
 		}
 		ms.LoadAddress[shape] = median(vals)
+	}
+	for name, byPartner := range domains {
+		if ms.Domains == nil {
+			ms.Domains = map[string]map[string]float64{}
+		}
+		ms.Domains[name] = map[string]float64{}
+		for d, vals := range byPartner {
+			ms.Domains[name][d] = median(vals)
+		}
 	}
 	for w, byChain := range lateFwd {
 		if ms.LateForward == nil {

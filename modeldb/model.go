@@ -59,6 +59,10 @@ type Model struct {
 	// shape the forms' latencies were measured in (see LoadAddressKind);
 	// nil when not measured or not seen.
 	LoadAddressLatency map[string]int `yaml:"load_address_latency,omitempty"`
+	// DomainCrossingLatency is the cycles a vector result takes longer to
+	// reach an instruction of the other domain (Entry.Domain; see
+	// DomainKind); 0 when not measured or not seen.
+	DomainCrossingLatency int `yaml:"domain_crossing_latency,omitempty"`
 	// MicroFusion says that a memory operand's load, and a store's
 	// address and data, dispatch fused with the operation they belong to
 	// (Intel micro-fusion, AMD macro-ops): they take no dispatch or
@@ -107,6 +111,9 @@ type Entry struct {
 	// vaddss 2 -> 3.2 cycles on the Granite Rapids guest, its adds moving
 	// in part to the FMA unit); 0: the same.
 	Latency512 float64 `yaml:"latency_beside_512bit,omitempty"`
+	// Domain is the vector domain of the form's results and inputs
+	// (DomainInt, DomainFP; see DomainKind), "" for none.
+	Domain string `yaml:"domain,omitempty"`
 	// Throughput is the reciprocal throughput in cycles per instruction.
 	Throughput   float64      `yaml:"throughput"`
 	PortPressure PortPressure `yaml:"port_pressure"`

@@ -71,6 +71,8 @@ var buildPasses = []buildPass{
 		"stores to one line and to lines apart", (*builder).storeCommit},
 	{"late forwarding", "a one-cycle vector instruction that reads a multiply-class result directly takes the extra cycles its chain showed, per vector width",
 		"vpaddd accumulator chains alone and fed by vpmaddwd", (*builder).lateForwarding},
+	{"vector domains", "a vector register form whose chain with vpaddd and with vaddps of its width differ by more than half a cycle a pair beyond their latencies takes the domain it crosses to for free, and a crossing the cycles the chains showed (whole cycles, the median)",
+		"each vector register form chained with vpaddd and with vaddps", (*builder).domains},
 	{"load latency by address shape", "a load whose address shape ran half a cycle or more longer than base+index takes those cycles (rounded) more from its address registers",
 		"mov r64, m64 chained through the index in each address shape", (*builder).loadAddress},
 	{"address ports", "each lea address shape takes the port group that predicts its mixes with probes",
@@ -958,6 +960,36 @@ func (b *builder) lateForwarding(r *Pass) error {
 		r.Applied = true
 		r.Changes = append(r.Changes, "late_forwarding: "+extraCyclesText(lf))
 	}
+	return nil
+}
+
+// domains gives the measured vector register forms their domain and the
+// model the cycles a crossing costs, where enough forms show one (see
+// domainsOf); elsewhere the base's domains stay.
+func (b *builder) domains(r *Pass) error {
+	if len(b.ms.Domains) == 0 {
+		r.Evidence = "domain chains not measured"
+		if b.m.DomainCrossingLatency > 0 {
+			r.Evidence += fmt.Sprintf(": the base's domain_crossing_latency stays (%d)", b.m.DomainCrossingLatency)
+		}
+		return nil
+	}
+	results, crossing := domainsOf(b.ms)
+	r.Evidence = fmt.Sprintf("%d forms chained with both partners: %s", len(results), domainsText(results))
+	if crossing == 0 {
+		r.Evidence += "; no crossing of a cycle or more shown by enough forms, partners included"
+		return nil
+	}
+	b.m.DomainCrossingLatency = crossing
+	n := 0
+	for _, x := range results {
+		if e, ok := b.m.Lookup(x.Form); ok && x.Domain != "" {
+			e.Domain = x.Domain
+			n++
+		}
+	}
+	r.Applied = true
+	r.Changes = append(r.Changes, fmt.Sprintf("domain_crossing_latency %d; %d forms given a domain", crossing, n))
 	return nil
 }
 

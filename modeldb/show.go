@@ -109,6 +109,9 @@ func (m *Model) WriteEntry(w io.Writer, e *Entry) {
 	if e.Latency512 > 0 {
 		line("beside zmm", "latency %s cycles (while 512-bit work is in flight)", FormatNum(e.Latency512))
 	}
+	if s := m.domainOf(e); s != "" {
+		line("domain", "%s", s)
+	}
 	if s := m.lateForwardingOf(e); s != "" {
 		line("late fwd", "%s", s)
 	}

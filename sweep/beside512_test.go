@@ -6,6 +6,7 @@ import (
 
 	"portlab/gen"
 	"portlab/isa"
+	"portlab/modeldb"
 	"portlab/results"
 )
 
@@ -57,14 +58,14 @@ func TestLatencyBeside512NeedsAVX512(t *testing.T) {
 
 // A host without AVX-512 runs no chain beside 512-bit work and no zmm
 // late-forwarding chain; one with AVX-512F but not BW runs the former
-// only.
+// only; a domain chain runs where its partner does (vpaddd ymm: AVX2).
 func TestHostRuns(t *testing.T) {
 	f, _ := isa.Lookup("addsd xmm, xmm")
 	bs, err := gen.Generate(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	none := func(string) bool { return false }
+	none := func(s string) bool { return !strings.HasPrefix(s, "avx512") }
 	onlyF := func(s string) bool { return s == "avx512f" }
 	n512 := 0
 	for _, b := range bs {
@@ -79,6 +80,18 @@ func TestHostRuns(t *testing.T) {
 	}
 	if n512 == 0 {
 		t.Fatal("addsd xmm, xmm has no latency chain beside 512-bit work: the test shows nothing")
+	}
+	f, _ = isa.Lookup("vaddps ymm, ymm, ymm")
+	avxOnly := func(s string) bool { return s == "avx" }
+	domains := 0
+	for _, b := range gen.DomainBenches(f) {
+		domains++
+		if want := b.Operands == modeldb.DomainFP; HostRuns(b, avxOnly) != want || !HostRuns(b, func(s string) bool { return s == "avx" || s == "avx2" }) {
+			t.Errorf("vaddps ymm's %s domain chain: on an AVX host %v, want %v", b.Operands, HostRuns(b, avxOnly), want)
+		}
+	}
+	if domains != 2 {
+		t.Errorf("vaddps ymm: %d domain chains, want 2", domains)
 	}
 	for _, n := range []string{"vpaddd ymm, ymm, ymm", "vpaddd zmm, zmm, zmm"} {
 		f, _ := isa.Lookup(n)

@@ -100,7 +100,7 @@ func FormCost(f *isa.Form, m CostModes) float64 {
 // given modes (as Run filters them).
 func kindSelected(kind string, latency, throughput bool) bool {
 	switch kind {
-	case gen.KindLatency, gen.KindIdiomLatency, gen.KindMoveLatency, gen.KindAddressLatency, gen.KindLoadAddress, gen.KindLatency512, gen.KindLateForward:
+	case gen.KindLatency, gen.KindIdiomLatency, gen.KindMoveLatency, gen.KindAddressLatency, gen.KindLoadAddress, gen.KindLatency512, gen.KindLateForward, gen.KindDomain:
 		return latency
 	case gen.KindThroughput, gen.KindIdiomTP, gen.KindAddressTP, gen.KindAddressPorts, gen.KindStoreCommit:
 		return throughput

@@ -1,0 +1,229 @@
+package modeldb
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"portlab/isa"
+)
+
+// Vector domains: on the Zen 3 guest (AuthenticAMD-19-1-1) a vector
+// result crossing between two groups of instructions costs a cycle each
+// way. Chains of two forms, two pairs a copy, ran at the sum of their
+// latencies within a group and one cycle a crossing longer between the
+// groups: vaddps, vmulps and vandps on one side ("fp"), vpaddd, vshufps,
+// vpshufd and vblendps on the other ("int"); vaddps with vshufps 12.0
+// cycles a copy where the latencies give 8, vandps with vpaddd 8.0 for 4,
+// vaddps with vmulps 12.0 for 12 (testdata/experiments/vector_domains.s).
+// No form's own latency or throughput shows it. The domain chains
+// (DomainKind) pair each vector register form with vpaddd and with
+// vaddps of its width; the build gives a form the domain of the partner it
+// crosses to for free (Entry.Domain) and the model the cycles a crossing
+// costs (Model.DomainCrossingLatency), and the kernel analyzer adds those
+// cycles to every read of a vector register written in the other domain.
+
+// DomainKind is the result kind of the domain chains (gen.DomainBenches):
+// a form chained with its width's vpaddd (Operands DomainInt) or vaddps
+// (DomainFP), two pairs a copy; the value is cycles a pair.
+const DomainKind = "domain-crossing"
+
+// The two domains, which are also the chains' partners.
+const (
+	DomainInt = "int"
+	DomainFP  = "fp"
+)
+
+// domainShows is how many cycles a pair the chain with one partner must
+// take longer than with the other, beyond the two forms' latencies, for a
+// form to get a domain: latency chains converge within a few hundredths
+// of a cycle, and a crossing each way costs two cycles a pair where the
+// domains exist.
+const domainShows = 0.6
+
+// minDomainForms is how many forms must get a domain, both partners
+// among them, for the rule to hold on a host.
+const minDomainForms = 4
+
+// DomainPartner is the partner form of a domain chain for a form of
+// vector width w ("xmm", "ymm", "zmm") in domain d, in legacy SSE for a
+// legacy form (xmm only), else in VEX (EVEX for zmm).
+func DomainPartner(w string, legacy bool, d string) string {
+	m := map[string]string{DomainInt: "paddd", DomainFP: "addps"}[d]
+	if m == "" {
+		return ""
+	}
+	if legacy {
+		if w != "xmm" {
+			return ""
+		}
+		return m + " xmm, xmm"
+	}
+	return fmt.Sprintf("v%s %s, %s, %s", m, w, w, w)
+}
+
+// DomainChainOperand is the operand through which a domain chain runs
+// for form f, and whether f takes part at all: a form with a vector
+// register destination (xmm, ymm or zmm, no mask) whose operands are
+// registers of that width and immediates, chained through its first
+// source, or through the destination where that is its only input of
+// the width. (The first source rather than a destination that is also
+// read: the catalog marks some VEX destinations read, vphsubd's among
+// them, and a chain through them measured nothing.)
+func DomainChainOperand(f *isa.Form) (int, bool) {
+	if f == nil || len(f.Operands) < 2 || VectorDest(f) == "" || f.HasMemory() {
+		return 0, false
+	}
+	k := f.Operands[0].Kind
+	if f.Operands[0].Access&isa.Write == 0 || len(f.ImplicitReads) > 0 || len(f.ImplicitWrites) > 0 {
+		return 0, false
+	}
+	src := -1
+	for i, op := range f.Operands {
+		if op.Masked {
+			return 0, false
+		}
+		switch {
+		case op.Kind == k:
+			if op.Access&isa.Read != 0 && (src < 0 || src == 0) {
+				src = i
+			}
+		case op.Kind.IsImmediate():
+		default:
+			return 0, false
+		}
+	}
+	return src, src >= 0
+}
+
+// domainChainKey is the latency pair of f's own chain through operand i.
+func domainChainKey(i int) string { return fmt.Sprintf("%d->0", i) }
+
+// DomainResult is what the domain chains showed for one form: the cycles
+// a pair beyond the two forms' latencies with each partner.
+type DomainResult struct {
+	Form           string
+	Int, FP        float64 // extra cycles a pair with vpaddd, with vaddps
+	Domain         string  // "int", "fp" or "" (no difference)
+	CrossingCycles float64 // extra cycles a crossing: the larger extra, halved
+}
+
+// domainsOf derives each measured form's domain from its chains, and
+// the cycles a crossing costs (the median over the forms given a domain,
+// in whole cycles); nothing when fewer than minDomainForms forms get one,
+// when the partners themselves do not fall in their own domains, or when
+// a crossing costs less than half a cycle.
+func domainsOf(ms *Measurements) (results []DomainResult, crossing int) {
+	lat := func(name string, i int) float64 {
+		fm := ms.Forms[name]
+		if fm == nil {
+			return 0
+		}
+		if l := fm.Latencies[domainChainKey(i)]; l > 0 {
+			return l
+		}
+		return fm.Latency()
+	}
+	for _, name := range slices.Sorted(maps.Keys(ms.Domains)) {
+		f, ok := isa.Lookup(name)
+		if !ok {
+			continue
+		}
+		i, ok := DomainChainOperand(f)
+		pairs := ms.Domains[name]
+		if !ok || pairs[DomainInt] <= 0 || pairs[DomainFP] <= 0 || lat(name, i) <= 0 {
+			continue
+		}
+		w, legacy := VectorDest(f), f.Encoding == isa.Legacy
+		extra := map[string]float64{}
+		for _, d := range []string{DomainInt, DomainFP} {
+			p := DomainPartner(w, legacy, d)
+			pf, ok := isa.Lookup(p)
+			if !ok {
+				break
+			}
+			pi, _ := DomainChainOperand(pf)
+			pl := lat(p, pi)
+			if pl <= 0 {
+				break
+			}
+			extra[d] = pairs[d] - lat(name, i) - pl
+		}
+		if len(extra) != 2 {
+			continue
+		}
+		r := DomainResult{Form: name, Int: extra[DomainInt], FP: extra[DomainFP]}
+		switch {
+		case r.Int-r.FP >= domainShows:
+			r.Domain, r.CrossingCycles = DomainFP, r.Int/2
+		case r.FP-r.Int >= domainShows:
+			r.Domain, r.CrossingCycles = DomainInt, r.FP/2
+		}
+		results = append(results, r)
+	}
+	var costs []float64
+	own := map[string]string{}
+	for _, r := range results {
+		if r.Domain != "" {
+			costs = append(costs, r.CrossingCycles)
+			own[r.Form] = r.Domain
+		}
+	}
+	if len(costs) < minDomainForms {
+		return results, 0
+	}
+	for _, w := range []string{"xmm", "ymm", "zmm"} {
+		for _, legacy := range []bool{false, true} {
+			pi, pf := DomainPartner(w, legacy, DomainInt), DomainPartner(w, legacy, DomainFP)
+			if d, ok := own[pi]; ok && d != DomainInt {
+				return results, 0
+			}
+			if d, ok := own[pf]; ok && d != DomainFP {
+				return results, 0
+			}
+		}
+	}
+	if own[DomainPartner("xmm", false, DomainInt)] == "" && own[DomainPartner("xmm", true, DomainInt)] == "" {
+		return results, 0 // neither xmm partner measured in its domain
+	}
+	sort.Float64s(costs)
+	c := math.Round(median(costs))
+	if c < 1 {
+		return results, 0
+	}
+	return results, int(c)
+}
+
+// validateDomain checks an entry's domain.
+func validateDomain(d string) error {
+	if d != DomainInt && d != DomainFP {
+		return fmt.Errorf("domain: %q, want %s or %s", d, DomainInt, DomainFP)
+	}
+	return nil
+}
+
+// domainOf says what the model's vector domains do to entry e (model
+// show), "" where nothing.
+func (m *Model) domainOf(e *Entry) string {
+	if m.DomainCrossingLatency <= 0 || e.Domain == "" {
+		return ""
+	}
+	other := map[string]string{DomainInt: DomainFP, DomainFP: DomainInt}[e.Domain]
+	return fmt.Sprintf("%s: +%d cycle(s) reading a vector register written by %s-domain work, and for %s-domain work reading its result (the model's domain_crossing_latency)", e.Domain, m.DomainCrossingLatency, other, other)
+}
+
+// domainsText summarises the forms given each domain (the build report).
+func domainsText(results []DomainResult) string {
+	n := map[string]int{}
+	for _, r := range results {
+		n[r.Domain]++
+	}
+	var parts []string
+	for _, d := range []string{DomainInt, DomainFP} {
+		parts = append(parts, fmt.Sprintf("%d %s", n[d], d))
+	}
+	return strings.Join(parts, ", ") + fmt.Sprintf(", %d neither", n[""])
+}
