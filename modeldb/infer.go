@@ -818,7 +818,7 @@ func (p *inferProblem) fitClass(c int) bool {
 			if p.abstract {
 				p.ports = append(p.ports, "P"+strconv.Itoa(len(p.ports)))
 			} else {
-				p.ports = append(p.ports, "new"+strconv.Itoa(len(p.ports)-p.basePorts))
+				p.ports = append(p.ports, freshPortName(p.ports))
 			}
 		}
 	}
@@ -924,7 +924,7 @@ func (p *inferProblem) growMemory(mem []maskUse, tp float64) []maskUse {
 				return nil
 			}
 			bit := uint64(1) << len(p.ports)
-			p.ports = append(p.ports, "new"+strconv.Itoa(len(p.ports)-p.basePorts))
+			p.ports = append(p.ports, freshPortName(p.ports))
 			grown |= bit
 			p.memPorts |= bit
 		}
@@ -1396,4 +1396,15 @@ func FormatPressure(pp PortPressure) string {
 func (p *inferProblem) mixLoss(e float64) float64 {
 	c := p.opt.ErrorCap
 	return min(e*e, c*c)
+}
+
+// freshPortName names a port the build adds: the first of new0, new1, ...
+// that no port has yet (a measured base model, rebuilt, already has some).
+func freshPortName(ports []string) string {
+	for k := 0; ; k++ {
+		name := "new" + strconv.Itoa(k)
+		if !slices.Contains(ports, name) {
+			return name
+		}
+	}
 }
