@@ -41,7 +41,8 @@ type Options struct {
 	Kernels []*validate.Kernel
 	Peers   []validate.Predictor
 	// Base is the model the build starts from (nil: modeldb.BaseFor the
-	// host's CPU; none near: the build invents its ports).
+	// host: the embedded model measured on its CPU signature, else LLVM's
+	// of its CPU; none near: the build invents its ports).
 	Base *modeldb.Model
 	// Install writes the model to the user's model directory
 	// (modeldb.UserModelPath); Outputs are further paths for it.
@@ -229,7 +230,7 @@ func Run(o Options) (*Report, error) {
 	}
 	r.base = o.Base
 	if r.base == nil {
-		b, err := modeldb.BaseFor(o.Host.Microarch)
+		b, err := modeldb.BaseFor(o.Host.Microarch, o.Host.Signature())
 		if err != nil {
 			return nil, err
 		}

@@ -46,15 +46,34 @@ func TestUserModelIsTheHostDefault(t *testing.T) {
 	}
 }
 
-// A rebuild starts from LLVM's model, never from a measured one.
-func TestBaseForIsImported(t *testing.T) {
-	for _, cpu := range []string{"graniterapids", "emeraldrapids", "znver4"} {
-		b, err := BaseFor(cpu)
+// A rebuild on the CPU an embedded model was measured on starts from that
+// model; on any other signature, from LLVM's model, never from a model
+// measured on another CPU.
+func TestBaseFor(t *testing.T) {
+	for _, c := range []struct{ cpu, signature, want string }{
+		{"znver3", "AuthenticAMD-19-1-1", "portlab-znver3.yml.gz"},
+		{"emeraldrapids", "GenuineIntel-6-cf-2", "portlab-emeraldrapids.yml.gz"},
+		{"znver3", "AuthenticAMD-19-21-0", ""},
+		{"graniterapids", "GenuineIntel-6-ad-1", ""},
+		{"emeraldrapids", "", ""},
+		{"znver4", "AuthenticAMD-19-61-2", ""},
+	} {
+		b, err := BaseFor(c.cpu, c.signature)
 		if err != nil || b == nil {
-			t.Fatalf("%s: %v", cpu, err)
+			t.Fatalf("%s %s: %v", c.cpu, c.signature, err)
 		}
-		if b.Provenance == nil || b.Provenance.Source == SourceMeasured {
-			t.Errorf("%s: base %s is measured", cpu, b.Label())
+		measured := b.Provenance != nil && b.Provenance.Source == SourceMeasured
+		if c.want == "" && measured {
+			t.Errorf("%s on %q: base %s was measured on %s", c.cpu, c.signature, b.Label(), b.Provenance.Host)
+		}
+		if c.want != "" {
+			want, err := Embedded(c.want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.Label() != want.Label() || b.Provenance.Host != c.signature {
+				t.Errorf("%s on %q: base %s, want %s", c.cpu, c.signature, b.Label(), c.want)
+			}
 		}
 	}
 }

@@ -41,7 +41,7 @@ func runCharacterize(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&kernelGlobs, "kernels", "kernel files to score the model on (glob; repeatable; default: the kernels portlab carries, testdata/kernels)")
 	noInstall := fs.Bool("no-install", false, "do not write the model to the user model directory (only the work directory and -o)")
 	noPeers := fs.Bool("no-peers", false, "do not score llvm-mca on the kernels")
-	base := fs.String("base", "", "model to start from (default: the imported LLVM model of this CPU or the nearest one)")
+	base := fs.String("base", "", "model to start from (default: the embedded model measured on this CPU signature, else the imported LLVM model of this CPU or the nearest one)")
 	validation := fs.Int("validation-mixes", 400, "random mixes in the validation draw (never fitted)")
 	cpu := fs.Int("cpu", -1, cpuFlagHelp)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
