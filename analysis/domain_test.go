@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"math"
-	"strings"
 	"testing"
 )
 
@@ -32,44 +30,14 @@ load_throughput_default: [[1, ['LD']]]
   - {form: "vmovups xmm, m128", uops: 1, latency: 7, throughput: 0.5, port_pressure: [[1, ['FP0', 'FP1']]], flags: [may-load]}
 `
 	with, without := withAndWithout(t, header, "domain_crossing_latency: 1\n", forms)
-	for _, c := range []struct {
-		name, src     string
-		with, without float64
-	}{
+	checkRule(t, with, without, "across vector domains", []ruleCase{
 		{"add and shuffle", "vaddps xmm0, xmm0, xmm1\nvshufps xmm0, xmm0, xmm0, 0x55\nvaddps xmm0, xmm0, xmm1\nvshufps xmm0, xmm0, xmm0, 0x55\n", 12, 8},
 		{"logic and integer add", "vandps xmm0, xmm0, xmm1\nvpaddd xmm0, xmm0, xmm1\nvandps xmm0, xmm0, xmm1\nvpaddd xmm0, xmm0, xmm1\n", 8, 4},
 		{"add and multiply", "vaddps xmm0, xmm0, xmm1\nvmulps xmm0, xmm0, xmm1\nvaddps xmm0, xmm0, xmm1\nvmulps xmm0, xmm0, xmm1\n", 12, 12},
 		{"integer add and shuffle", "vpaddd xmm0, xmm0, xmm1\nvshufps xmm0, xmm0, xmm0, 0x55\nvpaddd xmm0, xmm0, xmm1\nvshufps xmm0, xmm0, xmm0, 0x55\n", 4, 4},
 		{"a form without a domain", "vaddps xmm0, xmm0, xmm1\nvpor xmm0, xmm0, xmm1\n", 4, 4},
 		{"a load-op takes its register form's domain", "vaddps xmm0, xmm0, [rdi]\nvpaddd xmm0, xmm0, xmm1\n", 11, 10}, // the load-op issues after vpaddd, its result 10 cycles later (llvm-mca's rule)
-	} {
-		for _, m := range []struct {
-			name  string
-			want  float64
-			model bool
-		}{{"with", c.with, true}, {"without", c.without, false}} {
-			model := without
-			if m.model {
-				model = with
-			}
-			st, region := staticOf(t, model, c.src)
-			if math.Abs(st.LCDBound-m.want) > 1e-9 {
-				t.Errorf("%s, %s: loop-carried bound %.2f, want %.2f", c.name, m.name, st.LCDBound, m.want)
-			}
-			if got := simulate(t, model, region, 400); math.Abs(got-m.want) > 0.03*m.want {
-				t.Errorf("%s, %s: simulated %.3f cycles/iteration, want %.2f", c.name, m.name, got, m.want)
-			}
-			b, _ := NewBuilder(model)
-			k, err := b.Kernel(region)
-			if err != nil {
-				t.Fatal(err)
-			}
-			noted := strings.Contains(strings.Join(k.Notes, "\n"), "across vector domains")
-			if want := m.model && c.with != c.without; noted != want {
-				t.Errorf("%s, %s: notes %q, want a domain note: %v", c.name, m.name, k.Notes, want)
-			}
-		}
-	}
+	})
 	// A zero idiom executes nothing: its result crosses no domain.
 	st, _ := staticOf(t, with, "vpxor xmm0, xmm0, xmm0\nvaddps xmm0, xmm0, xmm1\n")
 	if st.LCDBound > 0 {

@@ -276,6 +276,54 @@ func withAndWithout(t *testing.T, header, rule, forms string) (with, without *mo
 	return with, without
 }
 
+// ruleCase is a block predicted with a model rule and without it.
+type ruleCase struct {
+	name, src     string
+	with, without float64
+}
+
+// checkBlock checks a block's loop-carried bound (exactly) and its
+// simulated cycles per iteration (within 3 %) with model m.
+func checkBlock(t *testing.T, m *modeldb.Model, label, src string, want float64) *input.Region {
+	t.Helper()
+	st, region := staticOf(t, m, src)
+	if math.Abs(st.LCDBound-want) > 1e-9 {
+		t.Errorf("%s: loop-carried bound %.2f, want %.2f", label, st.LCDBound, want)
+	}
+	if got := simulate(t, m, region, 400); math.Abs(got-want) > 0.03*want {
+		t.Errorf("%s: simulated %.3f cycles/iteration, want %.2f", label, got, want)
+	}
+	return region
+}
+
+// checkRule checks each case with the model that has the rule and the
+// one without it, and that the kernel's notes name the rule (note)
+// exactly where the rule changes the prediction.
+func checkRule(t *testing.T, with, without *modeldb.Model, note string, cases []ruleCase) {
+	t.Helper()
+	for _, c := range cases {
+		for _, m := range []struct {
+			name  string
+			want  float64
+			model *modeldb.Model
+		}{{"with", c.with, with}, {"without", c.without, without}} {
+			region := checkBlock(t, m.model, c.name+", "+m.name, c.src, m.want)
+			b, err := NewBuilder(m.model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k, err := b.Kernel(region)
+			if err != nil {
+				t.Fatal(err)
+			}
+			noted := strings.Contains(strings.Join(k.Notes, "\n"), note)
+			if want := m.model == with && c.with != c.without; noted != want {
+				t.Errorf("%s, %s: notes %q, want a note naming %q: %v", c.name, m.name, k.Notes, note, want)
+			}
+		}
+	}
+}
+
 // staticOf analyses Intel-syntax source with m (dispatch width 6) and
 // returns the static analysis and the region.
 func staticOf(t *testing.T, m *modeldb.Model, src string) (*Static, *input.Region) {

@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"math"
-	"strings"
 	"testing"
 )
 
@@ -29,48 +27,14 @@ load_latency: {gpr: 4}
   - {form: "lea r64, m", uops: 1, latency: 1, throughput: 0.25, port_pressure: [[1, ['ALU']]]}
 `
 	with, without := withAndWithout(t, header, "load_address_latency: {base+index*s: 1, base+index+disp: 1, base+index*s+disp: 1}\n", forms)
-	for _, c := range []struct {
-		name          string
-		src           string
-		with, without float64
-	}{
+	checkRule(t, with, without, "load_address_latency", []ruleCase{
 		{"scaled index", "mov rax, [rdi+rax*8]\nand eax, 0\n", 6, 5},
 		{"index", "mov rax, [rdi+rax]\nand eax, 0\n", 5, 5},
 		{"index and displacement", "mov rax, [rdi+rax+8]\nand eax, 0\n", 6, 5},
 		{"through the base", "mov rax, [rax+rsi*8+8]\n", 5, 4},
 		{"load-op", "add rax, [rdi+rax*8]\nand eax, 0\n", 7, 6},
 		{"lea", "lea rax, [rdi+rax*8]\n", 1, 1},
-	} {
-		for _, m := range []struct {
-			name string
-			want float64
-			with bool
-		}{{"with", c.with, true}, {"without", c.without, false}} {
-			model := without
-			if m.with {
-				model = with
-			}
-			st, region := staticOf(t, model, c.src)
-			if math.Abs(st.LCDBound-m.want) > 1e-9 {
-				t.Errorf("%s, %s: loop-carried bound %.2f, want %.2f", c.name, m.name, st.LCDBound, m.want)
-			}
-			if got := simulate(t, model, region, 400); math.Abs(got-m.want) > 0.03*m.want {
-				t.Errorf("%s, %s: simulated %.3f cycles/iteration, want %.2f", c.name, m.name, got, m.want)
-			}
-			b, err := NewBuilder(model)
-			if err != nil {
-				t.Fatal(err)
-			}
-			k, err := b.Kernel(region)
-			if err != nil {
-				t.Fatal(err)
-			}
-			noted := strings.Contains(strings.Join(k.Notes, "\n"), "load_address_latency")
-			if want := m.with && c.with != c.without; noted != want {
-				t.Errorf("%s, %s: notes %q, want a load_address_latency note: %v", c.name, m.name, k.Notes, want)
-			}
-		}
-	}
+	})
 	// A store's address registers are read as ever.
 	_, region := staticOf(t, with, "mov [rdi+rax*8], rcx\n")
 	b, err := NewBuilder(with)

@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"math"
 	"testing"
 
 	"portlab/modeldb"
@@ -45,13 +44,7 @@ instruction_forms:
 		{"register write", "imul ax, cx, 3\nimul ax, cx, 3\n", 6},
 		{"popcnt load", "popcnt ax, word ptr [rdi]\n", 1},
 	} {
-		st, region := staticOf(t, m, c.src)
-		if math.Abs(st.LCDBound-c.want) > 1e-9 {
-			t.Errorf("%s: loop-carried bound %.2f, want %.2f", c.name, st.LCDBound, c.want)
-		}
-		if got := simulate(t, m, region, 400); math.Abs(got-c.want) > 0.03*c.want {
-			t.Errorf("%s: simulated %.3f cycles/iteration, want %.2f", c.name, got, c.want)
-		}
+		checkBlock(t, m, c.name, c.src, c.want)
 	}
 	// The load itself still takes its latency to a full read.
 	st, _ := staticOf(t, m, "movsxd ax, dword ptr [rdi]\nadd rdi, rax\n")

@@ -27,7 +27,7 @@ func DomainBenches(f *isa.Form) []*Bench {
 	if !ok {
 		return nil
 	}
-	w, legacy := modeldb.VectorDest(f), f.Encoding == isa.Legacy
+	legacy := f.Encoding == isa.Legacy
 	regs := make([]string, len(f.Operands))
 	for k, op := range f.Operands {
 		if op.Kind == f.Operands[0].Kind {
@@ -47,7 +47,7 @@ func DomainBenches(f *isa.Form) []*Bench {
 	}
 	var out []*Bench
 	for _, d := range []string{modeldb.DomainInt, modeldb.DomainFP} {
-		name := modeldb.DomainPartner(w, legacy, d)
+		name := modeldb.DomainPartnerFor(f, d)
 		pf, ok := isa.Lookup(name)
 		if !ok {
 			return nil
@@ -80,6 +80,6 @@ func DomainPartnerOf(b *Bench) *isa.Form {
 	if b.Kind != KindDomain {
 		return nil
 	}
-	f, _ := isa.Lookup(modeldb.DomainPartner(modeldb.VectorDest(b.Form), b.Form.Encoding == isa.Legacy, b.Operands))
+	f, _ := isa.Lookup(modeldb.DomainPartnerFor(b.Form, b.Operands))
 	return f
 }

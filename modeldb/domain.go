@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"portlab/isa"
@@ -63,6 +62,12 @@ func DomainPartner(w string, legacy bool, d string) string {
 		return m + " xmm, xmm"
 	}
 	return fmt.Sprintf("v%s %s, %s, %s", m, w, w, w)
+}
+
+// DomainPartnerFor is the partner form in domain d of form f's chain
+// (DomainPartner of its width and encoding).
+func DomainPartnerFor(f *isa.Form, d string) string {
+	return DomainPartner(VectorDest(f), f.Encoding == isa.Legacy, d)
 }
 
 // DomainChainOperand is the operand through which a domain chain runs
@@ -137,10 +142,9 @@ func domainsOf(ms *Measurements) (results []DomainResult, crossing int) {
 		if !ok || pairs[DomainInt] <= 0 || pairs[DomainFP] <= 0 || lat(name, i) <= 0 {
 			continue
 		}
-		w, legacy := VectorDest(f), f.Encoding == isa.Legacy
 		extra := map[string]float64{}
 		for _, d := range []string{DomainInt, DomainFP} {
-			p := DomainPartner(w, legacy, d)
+			p := DomainPartnerFor(f, d)
 			pf, ok := isa.Lookup(p)
 			if !ok {
 				break
@@ -189,7 +193,6 @@ func domainsOf(ms *Measurements) (results []DomainResult, crossing int) {
 	if own[DomainPartner("xmm", false, DomainInt)] == "" && own[DomainPartner("xmm", true, DomainInt)] == "" {
 		return results, 0 // neither xmm partner measured in its domain
 	}
-	sort.Float64s(costs)
 	c := math.Round(median(costs))
 	if c < 1 {
 		return results, 0

@@ -854,8 +854,9 @@ func (p *parser) entryNode(n *yaml.Node, ports map[string]bool) (*Entry, bool) {
 		case "latency_beside_512bit":
 			e.Latency512 = p.num(v, k)
 		case "domain":
-			if d := p.str(v, k); validateDomain(d) != nil {
-				p.errorf(v, "%v", validateDomain(d))
+			d := p.str(v, k)
+			if err := validateDomain(d); err != nil {
+				p.errorf(v, "%v", err)
 			} else {
 				e.Domain = d
 			}
