@@ -442,7 +442,8 @@ func throughputInFreshWorkers(t *testing.T, e *Engine, s *Snippet, n int) (vals 
 // initialised mm0-mm7 (after emms) for snippets that use them. A stream
 // of independent 1-cycle adds can never be slower than their chain: in
 // eight fresh workers it must take at most a cycle an instruction. A try
-// whose repetitions were mostly disturbed is not judged.
+// whose repetitions were mostly disturbed passes when it reads fast enough
+// (noise only adds time) and is repeated when it reads slow.
 func TestMMXRegistersInitialised(t *testing.T) {
 	e, _ := hostEngine(t)
 	var src strings.Builder
@@ -452,17 +453,19 @@ func TestMMXRegistersInitialised(t *testing.T) {
 	s := snippet(t, src.String())
 	for try := 0; try < 8; try++ {
 		vals, noisy := throughputInFreshWorkers(t, e, s, 8)
-		if noisy {
-			time.Sleep(time.Duration(100<<try) * time.Millisecond)
-			continue
+		hi := slices.Max(vals)
+		if hi <= 1.05 {
+			// Noise only adds time: a disturbed try that reads fast enough
+			// is as good as a clean one.
+			t.Logf("eight workers: %.3f-%.3f cycles (disturbed: %v)", slices.Min(vals), hi, noisy)
+			return
 		}
-		if hi := slices.Max(vals); hi > 1.05 {
-			t.Errorf("paddd mm throughput in eight fresh workers: %v: slower than its 1-cycle chain", vals)
+		if !noisy {
+			t.Fatalf("paddd mm throughput in eight fresh workers: %v: slower than its 1-cycle chain", vals)
 		}
-		t.Logf("eight workers: %.3f-%.3f cycles", slices.Min(vals), slices.Max(vals))
-		return
+		time.Sleep(time.Duration(100<<try) * time.Millisecond)
 	}
-	t.Skip("every try was disturbed: the machine is too noisy to judge")
+	t.Skip("every try was disturbed and read slow: the machine is too noisy to judge")
 }
 
 // Vector FP code may move the core to a slower frequency licence. Timed
@@ -513,6 +516,8 @@ func TestVectorLoadOpsInOneLicence(t *testing.T) {
 				if !noisy {
 					misses++
 					t.Logf("a try without noisy jobs read %.3f", last)
+				} else {
+					t.Logf("a try with noisy jobs read %.3f", last)
 				}
 				return misses == 2 // stop: judged
 			})
