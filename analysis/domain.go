@@ -8,13 +8,15 @@ import (
 )
 
 // domainCrossings delays every read of a vector register written by an
-// instruction of the other vector domain by the model's
-// domain_crossing_latency (modeldb.DomainKind): a form's domain is its
+// instruction of the other vector domain by its share of the model's
+// domain_round_trip_latency (modeldb.DomainKind, CrossingCycles): the
+// chains that measure it cross each way equally often, as every
+// loop-carried chain does, so only the round trip is known, and an odd
+// cycle goes to the way into the fp domain. A form's domain is its
 // entry's, or for a form that loads and reads a vector register its
 // register form's. Idioms, which execute nothing, have none.
 func (b *Builder) domainCrossings(k *Kernel) {
-	c := b.Model.DomainCrossingLatency
-	if c <= 0 {
+	if b.Model.DomainRoundTripLatency <= 0 {
 		return
 	}
 	dom := make([]string, len(k.Instrs))
@@ -23,6 +25,10 @@ func (b *Builder) domainCrossings(k *Kernel) {
 	}
 	for i, x := range k.Instrs {
 		if dom[i] == "" {
+			continue
+		}
+		c := modeldb.CrossingCycles(b.Model.DomainRoundTripLatency, dom[i])
+		if c == 0 {
 			continue
 		}
 		from := -1
@@ -37,8 +43,8 @@ func (b *Builder) domainCrossings(k *Kernel) {
 			}
 		}
 		if from >= 0 {
-			k.Notes = append(k.Notes, fmt.Sprintf("%s reads the result of %s across vector domains (%s to %s): %d cycle(s) later (the model's domain_crossing_latency)",
-				oneLine(x.Text), oneLine(k.Instrs[from].Text), dom[from], dom[i], c))
+			k.Notes = append(k.Notes, fmt.Sprintf("%s reads the result of %s across vector domains (%s to %s): %d cycle(s) later (its share of the model's domain_round_trip_latency, %d)",
+				oneLine(x.Text), oneLine(k.Instrs[from].Text), dom[from], dom[i], c, b.Model.DomainRoundTripLatency))
 		}
 	}
 }

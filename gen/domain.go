@@ -8,7 +8,8 @@ import (
 )
 
 // KindDomain is a chain of a vector register form with vpaddd or vaddps
-// of its width (Bench.Operands: modeldb.DomainInt, DomainFP), two pairs a
+// (vaddpd for double forms) of its width (Bench.Operands:
+// modeldb.DomainInt, DomainFP; modeldb.DomainPartnerFor), two pairs a
 // copy: on the Zen 3 guest vaddps with vshufps ran at 6.0 cycles a pair
 // where their latencies give 4, vaddps with vmulps at their 6, vandps with
 // vpaddd at 4 for 2. What a pair takes beyond the two latencies says on

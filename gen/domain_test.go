@@ -10,7 +10,8 @@ import (
 )
 
 // TestDomainBenches: a vector register form gets two chains, with vpaddd
-// and with vaddps of its width (legacy SSE partners for legacy forms),
+// and with vaddps of its width (vaddpd for double forms; legacy SSE
+// partners for legacy forms),
 // its result feeding the partner and the partner's result its chained
 // operand; forms of other shapes get none.
 func TestDomainBenches(t *testing.T) {
@@ -27,6 +28,12 @@ func TestDomainBenches(t *testing.T) {
 			modeldb.DomainFP: "movaps xmm2, xmm0\naddps xmm0, xmm2\nmovaps xmm2, xmm0\naddps xmm0, xmm2\n"}},
 		{"vfmadd231ps ymm, ymm, ymm", map[string]string{
 			modeldb.DomainInt: "vfmadd231ps ymm2, ymm0, ymm1\nvpaddd ymm0, ymm2, ymm1\nvfmadd231ps ymm2, ymm0, ymm1\nvpaddd ymm0, ymm2, ymm1\n"}},
+		{"vsubpd ymm, ymm, ymm", map[string]string{
+			modeldb.DomainFP: "vsubpd ymm2, ymm0, ymm1\nvaddpd ymm0, ymm2, ymm1\nvsubpd ymm2, ymm0, ymm1\nvaddpd ymm0, ymm2, ymm1\n"}},
+		{"addsd xmm, xmm", map[string]string{
+			modeldb.DomainFP: "addsd xmm2, xmm0\naddpd xmm0, xmm2\naddsd xmm2, xmm0\naddpd xmm0, xmm2\n"}},
+		{"vpmaxsd xmm, xmm, xmm", map[string]string{
+			modeldb.DomainFP: "vpmaxsd xmm2, xmm0, xmm1\nvaddps xmm0, xmm2, xmm1\nvpmaxsd xmm2, xmm0, xmm1\nvaddps xmm0, xmm2, xmm1\n"}},
 		{"vphsubd xmm, xmm, xmm", map[string]string{
 			modeldb.DomainInt: "vphsubd xmm2, xmm0, xmm1\nvpaddd xmm0, xmm2, xmm1\nvphsubd xmm2, xmm0, xmm1\nvpaddd xmm0, xmm2, xmm1\n"}},
 	} {

@@ -11,19 +11,24 @@ import (
 )
 
 // Vector domains: on the Zen 3 guest (AuthenticAMD-19-1-1) a vector
-// result crossing between two groups of instructions costs a cycle each
-// way. Chains of two forms, two pairs a copy, ran at the sum of their
-// latencies within a group and one cycle a crossing longer between the
-// groups: vaddps, vmulps and vandps on one side ("fp"), vpaddd, vshufps,
-// vpshufd and vblendps on the other ("int"); vaddps with vshufps 12.0
-// cycles a copy where the latencies give 8, vandps with vpaddd 8.0 for 4,
-// vaddps with vmulps 12.0 for 12 (testdata/experiments/vector_domains.s).
-// No form's own latency or throughput shows it. The domain chains
+// result going from one group of instructions to the other and back
+// costs two cycles. Chains of two forms, two pairs a copy, ran at the sum
+// of their latencies within a group and two cycles a pair longer between
+// the groups: vaddps, vmulps and vandps on one side ("fp"), vpaddd,
+// vshufps, vpshufd and vblendps on the other ("int"); vaddps with vshufps
+// 12.0 cycles a copy where the latencies give 8, vandps with vpaddd 8.0
+// for 4, vaddps with vmulps 12.0 for 12
+// (testdata/experiments/vector_domains.s). On an Emerald Rapids guest
+// (GenuineIntel-6-cf-2) a round trip costs one cycle, and vandps sits with
+// the integer side. No form's own latency or throughput shows it. A chain
+// crosses each way equally often, so it measures the round trip and not
+// how it splits between the two directions. The domain chains
 // (DomainKind) pair each vector register form with vpaddd and with
 // vaddps of its width; the build gives a form the domain of the partner it
-// crosses to for free (Entry.Domain) and the model the cycles a crossing
-// costs (Model.DomainCrossingLatency), and the kernel analyzer adds those
-// cycles to every read of a vector register written in the other domain.
+// crosses to for free (Entry.Domain) and the model the cycles a round
+// trip costs (Model.DomainRoundTripLatency), and the kernel analyzer adds
+// half of those cycles (CrossingCycles) to every read of a vector
+// register written in the other domain.
 
 // DomainKind is the result kind of the domain chains (gen.DomainBenches):
 // a form chained with its width's vpaddd (Operands DomainInt) or vaddps
@@ -39,7 +44,7 @@ const (
 // domainShows is how many cycles a pair the chain with one partner must
 // take longer than with the other, beyond the two forms' latencies, for a
 // form to get a domain: latency chains converge within a few hundredths
-// of a cycle, and a crossing each way costs two cycles a pair where the
+// of a cycle, and a round trip costs one or two cycles a pair where the
 // domains exist.
 const domainShows = 0.6
 
@@ -47,13 +52,26 @@ const domainShows = 0.6
 // among them, for the rule to hold on a host.
 const minDomainForms = 4
 
+// domainMaxExtra is the most cycles a pair may take beyond the two
+// forms' latencies for the difference to count as a domain crossing: a
+// round trip costs one or two cycles where domains exist, and a pair far
+// slower shows something else (on the Emerald Rapids guest, double
+// forms chained with vaddps: 8-118 cycles a pair beyond their latencies,
+// data-dependent assists).
+const domainMaxExtra = 4.0
+
 // DomainPartner is the partner form of a domain chain for a form of
 // vector width w ("xmm", "ymm", "zmm") in domain d, in legacy SSE for a
-// legacy form (xmm only), else in VEX (EVEX for zmm).
-func DomainPartner(w string, legacy bool, d string) string {
+// legacy form (xmm only), else in VEX (EVEX for zmm); the fp partner of
+// a double-precision form (double) adds doubles (addpd), of the others
+// singles (addps).
+func DomainPartner(w string, legacy, double bool, d string) string {
 	m := map[string]string{DomainInt: "paddd", DomainFP: "addps"}[d]
 	if m == "" {
 		return ""
+	}
+	if double && d == DomainFP {
+		m = "addpd"
 	}
 	if legacy {
 		if w != "xmm" {
@@ -65,9 +83,21 @@ func DomainPartner(w string, legacy bool, d string) string {
 }
 
 // DomainPartnerFor is the partner form in domain d of form f's chain
-// (DomainPartner of its width and encoding).
+// (DomainPartner of its width, encoding and element type).
 func DomainPartnerFor(f *isa.Form, d string) string {
-	return DomainPartner(VectorDest(f), f.Encoding == isa.Legacy, d)
+	return DomainPartner(VectorDest(f), f.Encoding == isa.Legacy, doublePrecision(f), d)
+}
+
+// doublePrecision says whether f works on doubles by its mnemonic: a
+// packed or scalar double suffix (pd, sd) on a form that is not an
+// integer one (p..., vp... other than the permutes), so that vpmaxsd and
+// vpdpwssd stay integer.
+func doublePrecision(f *isa.Form) bool {
+	m := strings.TrimPrefix(f.Mnemonic, "v")
+	if strings.HasPrefix(m, "p") && !strings.HasPrefix(m, "perm") {
+		return false
+	}
+	return strings.HasSuffix(m, "pd") || strings.HasSuffix(m, "sd")
 }
 
 // DomainChainOperand is the operand through which a domain chain runs
@@ -110,18 +140,19 @@ func domainChainKey(i int) string { return fmt.Sprintf("%d->0", i) }
 // DomainResult is what the domain chains showed for one form: the cycles
 // a pair beyond the two forms' latencies with each partner.
 type DomainResult struct {
-	Form           string
-	Int, FP        float64 // extra cycles a pair with vpaddd, with vaddps
-	Domain         string  // "int", "fp" or "" (no difference)
-	CrossingCycles float64 // extra cycles a crossing: the larger extra, halved
+	Form            string
+	Int, FP         float64 // extra cycles a pair with vpaddd, with vaddps
+	Domain          string  // "int", "fp" or "" (no difference)
+	RoundTripCycles float64 // extra cycles a round trip: the larger extra (a pair crosses each way once)
+	TooSlow         bool    // a chain took more than domainMaxExtra beyond the latencies: no domain
 }
 
 // domainsOf derives each measured form's domain from its chains, and
-// the cycles a crossing costs (the median over the forms given a domain,
-// in whole cycles); nothing when fewer than minDomainForms forms get one,
-// when the partners themselves do not fall in their own domains, or when
-// a crossing costs less than half a cycle.
-func domainsOf(ms *Measurements) (results []DomainResult, crossing int) {
+// the cycles a round trip costs (the median over the forms given a
+// domain, in whole cycles); nothing when fewer than minDomainForms forms
+// get one, when the partners themselves do not fall in their own
+// domains, or when a round trip costs less than half a cycle.
+func domainsOf(ms *Measurements) (results []DomainResult, roundTrip int) {
 	lat := func(name string, i int) float64 {
 		fm := ms.Forms[name]
 		if fm == nil {
@@ -149,6 +180,10 @@ func domainsOf(ms *Measurements) (results []DomainResult, crossing int) {
 			if !ok {
 				break
 			}
+			// The partner by rule: sweeps made before double forms got the
+			// addpd partner chained them with addps, whose latency is
+			// addpd's on every host measured (3 on Zen 3, 2 on Emerald
+			// Rapids for xmm and ymm).
 			pi, _ := DomainChainOperand(pf)
 			pl := lat(p, pi)
 			if pl <= 0 {
@@ -161,10 +196,12 @@ func domainsOf(ms *Measurements) (results []DomainResult, crossing int) {
 		}
 		r := DomainResult{Form: name, Int: extra[DomainInt], FP: extra[DomainFP]}
 		switch {
+		case max(r.Int, r.FP) > domainMaxExtra:
+			r.TooSlow = true
 		case r.Int-r.FP >= domainShows:
-			r.Domain, r.CrossingCycles = DomainFP, r.Int/2
+			r.Domain, r.RoundTripCycles = DomainFP, r.Int
 		case r.FP-r.Int >= domainShows:
-			r.Domain, r.CrossingCycles = DomainInt, r.FP/2
+			r.Domain, r.RoundTripCycles = DomainInt, r.FP
 		}
 		results = append(results, r)
 	}
@@ -172,7 +209,7 @@ func domainsOf(ms *Measurements) (results []DomainResult, crossing int) {
 	own := map[string]string{}
 	for _, r := range results {
 		if r.Domain != "" {
-			costs = append(costs, r.CrossingCycles)
+			costs = append(costs, r.RoundTripCycles)
 			own[r.Form] = r.Domain
 		}
 	}
@@ -181,16 +218,18 @@ func domainsOf(ms *Measurements) (results []DomainResult, crossing int) {
 	}
 	for _, w := range []string{"xmm", "ymm", "zmm"} {
 		for _, legacy := range []bool{false, true} {
-			pi, pf := DomainPartner(w, legacy, DomainInt), DomainPartner(w, legacy, DomainFP)
-			if d, ok := own[pi]; ok && d != DomainInt {
-				return results, 0
-			}
-			if d, ok := own[pf]; ok && d != DomainFP {
-				return results, 0
+			for _, double := range []bool{false, true} {
+				pi, pf := DomainPartner(w, legacy, double, DomainInt), DomainPartner(w, legacy, double, DomainFP)
+				if d, ok := own[pi]; ok && d != DomainInt {
+					return results, 0
+				}
+				if d, ok := own[pf]; ok && d != DomainFP {
+					return results, 0
+				}
 			}
 		}
 	}
-	if own[DomainPartner("xmm", false, DomainInt)] == "" && own[DomainPartner("xmm", true, DomainInt)] == "" {
+	if own[DomainPartner("xmm", false, false, DomainInt)] == "" && own[DomainPartner("xmm", true, false, DomainInt)] == "" {
 		return results, 0 // neither xmm partner measured in its domain
 	}
 	c := math.Round(median(costs))
@@ -198,6 +237,21 @@ func domainsOf(ms *Measurements) (results []DomainResult, crossing int) {
 		return results, 0
 	}
 	return results, int(c)
+}
+
+// CrossingCycles is the share of a round trip between the vector domains
+// (Model.DomainRoundTripLatency) that a read costs in domain to, the
+// domain of the reading instruction: half each way, an odd cycle on the
+// way into the fp domain. Chains cross each way equally often, so the
+// split changes no loop-carried bound.
+func CrossingCycles(roundTrip int, to string) int {
+	switch to {
+	case DomainFP:
+		return (roundTrip + 1) / 2
+	case DomainInt:
+		return roundTrip / 2
+	}
+	return 0
 }
 
 // validateDomain checks an entry's domain.
@@ -211,22 +265,32 @@ func validateDomain(d string) error {
 // domainOf says what the model's vector domains do to entry e (model
 // show), "" where nothing.
 func (m *Model) domainOf(e *Entry) string {
-	if m.DomainCrossingLatency <= 0 || e.Domain == "" {
+	c := m.DomainRoundTripLatency
+	if c <= 0 || e.Domain == "" {
 		return ""
 	}
 	other := map[string]string{DomainInt: DomainFP, DomainFP: DomainInt}[e.Domain]
-	return fmt.Sprintf("%s: +%d cycle(s) reading a vector register written by %s-domain work, and for %s-domain work reading its result (the model's domain_crossing_latency)", e.Domain, m.DomainCrossingLatency, other, other)
+	return fmt.Sprintf("%s: +%d cycle(s) reading a vector register written by %s-domain work, +%d for %s-domain work reading its result (the model's domain_round_trip_latency, %d)",
+		e.Domain, CrossingCycles(c, e.Domain), other, CrossingCycles(c, other), other, c)
 }
 
 // domainsText summarises the forms given each domain (the build report).
 func domainsText(results []DomainResult) string {
 	n := map[string]int{}
+	slow := 0
 	for _, r := range results {
 		n[r.Domain]++
+		if r.TooSlow {
+			slow++
+		}
 	}
 	var parts []string
 	for _, d := range []string{DomainInt, DomainFP} {
 		parts = append(parts, fmt.Sprintf("%d %s", n[d], d))
 	}
-	return strings.Join(parts, ", ") + fmt.Sprintf(", %d neither", n[""])
+	s := strings.Join(parts, ", ") + fmt.Sprintf(", %d neither", n[""])
+	if slow > 0 {
+		s += fmt.Sprintf(" (%d of them more than %.0f cycles a pair beyond the latencies: not a crossing)", slow, domainMaxExtra)
+	}
+	return s
 }

@@ -608,11 +608,19 @@ func (p *parser) model(root *yaml.Node) *yaml.Node {
 					m.LoadAddressLatency = la
 				}
 			}
+		case "domain_round_trip_latency":
+			if c := p.integer(v, k); c < 0 || c > 32 {
+				p.errorf(v, "domain_round_trip_latency: %d cycles, want 0 to 32", c)
+			} else {
+				m.DomainRoundTripLatency = c
+			}
 		case "domain_crossing_latency":
+			// Older files: the cycles of a crossing each way, that is half
+			// a round trip.
 			if c := p.integer(v, k); c < 0 || c > 16 {
 				p.errorf(v, "domain_crossing_latency: %d cycles, want 0 to 16", c)
-			} else {
-				m.DomainCrossingLatency = c
+			} else if m.DomainRoundTripLatency == 0 {
+				m.DomainRoundTripLatency = 2 * c
 			}
 		case "hidden_loads":
 			m.HiddenLoads = p.boolean(v, k)
@@ -1126,8 +1134,8 @@ func (m *Model) MarshalWith(opt MarshalOptions) ([]byte, error) {
 	if len(m.LoadAddressLatency) > 0 {
 		add("load_address_latency", intMapNode(m.LoadAddressLatency))
 	}
-	if m.DomainCrossingLatency > 0 {
-		add("domain_crossing_latency", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(m.DomainCrossingLatency)})
+	if m.DomainRoundTripLatency > 0 {
+		add("domain_round_trip_latency", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(m.DomainRoundTripLatency)})
 	}
 	if m.MicroFusion {
 		add("micro_fusion", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})

@@ -59,10 +59,11 @@ type Model struct {
 	// shape the forms' latencies were measured in (see LoadAddressKind);
 	// nil when not measured or not seen.
 	LoadAddressLatency map[string]int `yaml:"load_address_latency,omitempty"`
-	// DomainCrossingLatency is the cycles a vector result takes longer to
-	// reach an instruction of the other domain (Entry.Domain; see
-	// DomainKind); 0 when not measured or not seen.
-	DomainCrossingLatency int `yaml:"domain_crossing_latency,omitempty"`
+	// DomainRoundTripLatency is the cycles a vector value takes longer
+	// to go from one domain to the other and back (Entry.Domain; see
+	// DomainKind), half on each way (CrossingCycles); 0 when not measured
+	// or not seen.
+	DomainRoundTripLatency int `yaml:"domain_round_trip_latency,omitempty"`
 	// MicroFusion says that a memory operand's load, and a store's
 	// address and data, dispatch fused with the operation they belong to
 	// (Intel micro-fusion, AMD macro-ops): they take no dispatch or

@@ -964,23 +964,23 @@ func (b *builder) lateForwarding(r *Pass) error {
 }
 
 // domains gives the measured vector register forms their domain and the
-// model the cycles a crossing costs, where enough forms show one (see
+// model the cycles a round trip between the domains costs, where enough forms show one (see
 // domainsOf); elsewhere the base's domains stay.
 func (b *builder) domains(r *Pass) error {
 	if len(b.ms.Domains) == 0 {
 		r.Evidence = "domain chains not measured"
-		if b.m.DomainCrossingLatency > 0 {
-			r.Evidence += fmt.Sprintf(": the base's domain_crossing_latency stays (%d)", b.m.DomainCrossingLatency)
+		if b.m.DomainRoundTripLatency > 0 {
+			r.Evidence += fmt.Sprintf(": the base's domain_round_trip_latency stays (%d)", b.m.DomainRoundTripLatency)
 		}
 		return nil
 	}
-	results, crossing := domainsOf(b.ms)
+	results, roundTrip := domainsOf(b.ms)
 	r.Evidence = fmt.Sprintf("%d forms chained with both partners: %s", len(results), domainsText(results))
-	if crossing == 0 {
-		r.Evidence += "; no crossing of a cycle or more shown by enough forms, partners included"
+	if roundTrip == 0 {
+		r.Evidence += "; no round trip of a cycle or more shown by enough forms, partners included"
 		return nil
 	}
-	b.m.DomainCrossingLatency = crossing
+	b.m.DomainRoundTripLatency = roundTrip
 	n := 0
 	for _, x := range results {
 		if e, ok := b.m.Lookup(x.Form); ok && x.Domain != "" {
@@ -989,7 +989,7 @@ func (b *builder) domains(r *Pass) error {
 		}
 	}
 	r.Applied = true
-	r.Changes = append(r.Changes, fmt.Sprintf("domain_crossing_latency %d; %d forms given a domain", crossing, n))
+	r.Changes = append(r.Changes, fmt.Sprintf("domain_round_trip_latency %d; %d forms given a domain", roundTrip, n))
 	return nil
 }
 
