@@ -145,6 +145,8 @@ type DomainResult struct {
 	Domain          string  // "int", "fp" or "" (no difference)
 	RoundTripCycles float64 // extra cycles a round trip: the larger extra (a pair crosses each way once)
 	TooSlow         bool    // a chain took more than domainMaxExtra beyond the latencies: no domain
+	Width           string  // the form's vector width (xmm, ymm, zmm)
+	WidthDropped    bool    // a domain its width's partners did not bear out (not in their own domains)
 }
 
 // domainsOf derives each measured form's domain from its chains, and
@@ -194,10 +196,16 @@ func domainsOf(ms *Measurements) (results []DomainResult, roundTrip int) {
 		if len(extra) != 2 {
 			continue
 		}
-		r := DomainResult{Form: name, Int: extra[DomainInt], FP: extra[DomainFP]}
+		r := DomainResult{Form: name, Width: VectorDest(f), Int: extra[DomainInt], FP: extra[DomainFP]}
 		switch {
 		case max(r.Int, r.FP) > domainMaxExtra:
 			r.TooSlow = true
+		case max(r.Int, r.FP) < domainShows:
+			// A crossing adds time: two chains that both ran at their
+			// latencies or faster show none, whatever their difference
+			// (on the Emerald Rapids guest vaddps zmm, whose own chain
+			// alternates between 3 and 4 cycles, read 0.6 cycle faster
+			// with vpaddd).
 		case r.Int-r.FP >= domainShows:
 			r.Domain, r.RoundTripCycles = DomainFP, r.Int
 		case r.FP-r.Int >= domainShows:
@@ -205,29 +213,41 @@ func domainsOf(ms *Measurements) (results []DomainResult, roundTrip int) {
 		}
 		results = append(results, r)
 	}
-	var costs []float64
 	own := map[string]string{}
 	for _, r := range results {
 		if r.Domain != "" {
-			costs = append(costs, r.RoundTripCycles)
 			own[r.Form] = r.Domain
 		}
 	}
-	if len(costs) < minDomainForms {
-		return results, 0
-	}
+	// A width whose partners do not fall in their own domains shows no
+	// domains: its forms get none, the other widths keep theirs.
+	bad := map[string]bool{}
 	for _, w := range []string{"xmm", "ymm", "zmm"} {
 		for _, legacy := range []bool{false, true} {
 			for _, double := range []bool{false, true} {
 				pi, pf := DomainPartner(w, legacy, double, DomainInt), DomainPartner(w, legacy, double, DomainFP)
 				if d, ok := own[pi]; ok && d != DomainInt {
-					return results, 0
+					bad[w] = true
 				}
 				if d, ok := own[pf]; ok && d != DomainFP {
-					return results, 0
+					bad[w] = true
 				}
 			}
 		}
+	}
+	var costs []float64
+	for i := range results {
+		r := &results[i]
+		if r.Domain != "" && bad[r.Width] {
+			r.Domain, r.WidthDropped = "", true
+			delete(own, r.Form)
+		}
+		if r.Domain != "" {
+			costs = append(costs, r.RoundTripCycles)
+		}
+	}
+	if len(costs) < minDomainForms {
+		return results, 0
 	}
 	if own[DomainPartner("xmm", false, false, DomainInt)] == "" && own[DomainPartner("xmm", true, false, DomainInt)] == "" {
 		return results, 0 // neither xmm partner measured in its domain
@@ -278,10 +298,14 @@ func (m *Model) domainOf(e *Entry) string {
 func domainsText(results []DomainResult) string {
 	n := map[string]int{}
 	slow := 0
+	dropped := map[string]int{}
 	for _, r := range results {
 		n[r.Domain]++
 		if r.TooSlow {
 			slow++
+		}
+		if r.WidthDropped {
+			dropped[r.Width]++
 		}
 	}
 	var parts []string
@@ -291,6 +315,9 @@ func domainsText(results []DomainResult) string {
 	s := strings.Join(parts, ", ") + fmt.Sprintf(", %d neither", n[""])
 	if slow > 0 {
 		s += fmt.Sprintf(" (%d of them more than %.0f cycles a pair beyond the latencies: not a crossing)", slow, domainMaxExtra)
+	}
+	for _, w := range slices.Sorted(maps.Keys(dropped)) {
+		s += fmt.Sprintf("; %s: the partners not in their own domains, %d forms' domains dropped", w, dropped[w])
 	}
 	return s
 }

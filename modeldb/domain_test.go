@@ -14,21 +14,31 @@ import (
 // vpshufd on the other, a pair across taking roundTrip cycles more (2 on
 // the Zen 3 guest, 1 on the Emerald Rapids guest).
 func domainBenchmarks(roundTrip float64) []*results.Benchmark {
-	var out []*results.Benchmark
-	add := func(form, kind, ops string, v float64) {
-		out = append(out, &results.Benchmark{Mode: "latency", Measurements: []results.Measurement{{Key: "latency", Value: v, PerSnippetValue: v}},
-			Portlab: &results.Extra{ID: form + kind + ops, Form: form, Kind: kind, Operands: ops, Median: v, Reps: 5, Clean: 5, Host: "h", Date: "2026-11-28T17:00:00Z"}})
-	}
-	forms := []struct {
-		name, key, domain string
-		lat               float64
-	}{
+	return domainBenchmarksOf(roundTrip, []domainForm{
 		{"vaddps xmm, xmm, xmm", "1->0", DomainFP, 2.99},
 		{"vmulps xmm, xmm, xmm", "1->0", DomainFP, 3.01},
 		{"vandps xmm, xmm, xmm", "1->0", DomainFP, 1.00},
 		{"vpaddd xmm, xmm, xmm", "1->0", DomainInt, 1.00},
 		{"vshufps xmm, xmm, xmm, imm8", "1->0", DomainInt, 1.00},
 		{"vpshufd xmm, xmm, imm8", "1->0", DomainInt, 1.00},
+	})
+}
+
+// domainForm is a form of domainBenchmarksOf: its chained latency pair,
+// its domain and latency.
+type domainForm struct {
+	name, key, domain string
+	lat               float64
+}
+
+// domainBenchmarksOf chains each form with partners of latency 1.00
+// (vpaddd) and 2.99 (vaddps), a pair across its domain roundTrip cycles
+// longer.
+func domainBenchmarksOf(roundTrip float64, forms []domainForm) []*results.Benchmark {
+	var out []*results.Benchmark
+	add := func(form, kind, ops string, v float64) {
+		out = append(out, &results.Benchmark{Mode: "latency", Measurements: []results.Measurement{{Key: "latency", Value: v, PerSnippetValue: v}},
+			Portlab: &results.Extra{ID: form + kind + ops, Form: form, Kind: kind, Operands: ops, Median: v, Reps: 5, Clean: 5, Host: "h", Date: "2026-11-28T17:00:00Z"}})
 	}
 	lat := map[string]float64{DomainInt: 1.00, DomainFP: 2.99}
 	for _, f := range forms {
@@ -103,6 +113,40 @@ func TestDomainsFromChains(t *testing.T) {
 		if r.Domain != "" {
 			t.Errorf("0.4 cycles a round trip: %s given domain %s", r.Form, r.Domain)
 		}
+	}
+}
+
+// TestDomainsPerWidth: a width whose partners fall outside their own
+// domains loses its forms' domains and the other widths keep theirs (on
+// the Emerald Rapids guest xmm and ymm show a round trip of one cycle,
+// zmm none); two chains at or below the latencies show no domain, however
+// far apart.
+func TestDomainsPerWidth(t *testing.T) {
+	forms := []domainForm{
+		{"vaddps xmm, xmm, xmm", "1->0", DomainFP, 2.99},
+		{"vmulps xmm, xmm, xmm", "1->0", DomainFP, 3.01},
+		{"vpaddd xmm, xmm, xmm", "1->0", DomainInt, 1.00},
+		{"vshufps xmm, xmm, xmm, imm8", "1->0", DomainInt, 1.00},
+		{"vaddps ymm, ymm, ymm", "1->0", DomainInt, 2.99}, // the fp partner measured int: ymm unusable
+		{"vpaddd ymm, ymm, ymm", "1->0", DomainInt, 1.00},
+		{"vshufps ymm, ymm, ymm, imm8", "1->0", DomainInt, 1.00},
+	}
+	bs := domainBenchmarksOf(1, forms)
+	// zmm: a pair across 0.6 cycle faster than the latencies give (vaddps
+	// zmm with vpaddd), a pair within at them.
+	bs = append(bs, domainBenchmarksOf(-0.6, []domainForm{{"vaddps zmm, zmm, zmm", "1->0", DomainFP, 2.99}, {"vpaddd zmm, zmm, zmm", "1->0", DomainInt, 1.00}})...)
+	results, roundTrip := domainsOf(CollectMeasurements(bs, CollectOptions{}))
+	if roundTrip != 1 {
+		t.Errorf("round trip %d, want 1 (%+v)", roundTrip, results)
+	}
+	for _, r := range results {
+		want := map[string]string{"vaddps xmm, xmm, xmm": DomainFP, "vmulps xmm, xmm, xmm": DomainFP, "vpaddd xmm, xmm, xmm": DomainInt, "vshufps xmm, xmm, xmm, imm8": DomainInt}[r.Form]
+		if r.Domain != want || r.WidthDropped != (r.Width == "ymm") {
+			t.Errorf("%s: domain %q (dropped %v), want %q", r.Form, r.Domain, r.WidthDropped, want)
+		}
+	}
+	if text := domainsText(results); !strings.Contains(text, "ymm: the partners not in their own domains, 3 forms' domains dropped") {
+		t.Errorf("report %q", text)
 	}
 }
 
