@@ -41,9 +41,11 @@ const (
 const LateForwardMinLatency = 4
 
 // LateForwardRun is one width's pair of chains: cycles per link alone and
-// fed by a multiply-class result.
+// fed by a multiply-class result, and how far each may be off (the
+// estimator's uncertainty; 0 in results files that predate it).
 type LateForwardRun struct {
-	Alone, Fed float64
+	Alone, Fed                       float64
+	AloneUncertainty, FedUncertainty float64
 }
 
 // lateForwardShows is how many cycles a link the fed chain must take
@@ -53,14 +55,18 @@ type LateForwardRun struct {
 const lateForwardShows = 0.3
 
 // lateForwardingOf derives the extra cycles per width from the measured
-// chains: the delay (fed - alone) where it is at least lateForwardShows,
-// rounded up from that threshold to whole cycles, which is what the
-// simulator's latencies are (ymm, 0.44-0.64 cycles on the Emerald Rapids
-// guest, becomes 1; zmm, 2.00, stays 2); nil when no width shows it.
+// chains: the delay (fed - alone) where it is at least lateForwardShows
+// beyond the two chains' uncertainties, rounded up from that threshold to
+// whole cycles, which is what the simulator's latencies are (ymm,
+// 0.44-0.64 cycles on the Emerald Rapids guest, becomes 1; zmm, 2.00,
+// stays 2); nil when no width shows it. On the Zen 3 guest, with the
+// neighbour busy, the xmm and ymm chains read 1.00 or 1.31-1.37 a link
+// from sweep to sweep, unconverged (fed 1.37 +- 0.25 against alone
+// 1.02 +- 0.03): a delay the uncertainty covers is no delay.
 func lateForwardingOf(runs map[string]*LateForwardRun) map[string]int {
 	var out map[string]int
 	for w, r := range runs {
-		if r == nil || r.Alone <= 0 || r.Fed <= 0 || r.Fed-r.Alone < lateForwardShows {
+		if r == nil || r.Alone <= 0 || r.Fed <= 0 || r.Fed-r.Alone-r.AloneUncertainty-r.FedUncertainty < lateForwardShows {
 			continue
 		}
 		if out == nil {

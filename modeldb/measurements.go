@@ -201,6 +201,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 	commits := map[string][]float64{}                     // store-commit streams' cycles a store, by stream
 	commitsSure := map[string]int{}                       // their results that converged
 	lateFwd := map[string]map[string][]float64{}          // late-forwarding chains' cycles a link, by width and chain
+	lateFwdUnc := map[string]map[string][]float64{}       // and their uncertainties
 	loadAddr := map[string][]float64{}                    // load-address chains' cycles a link, by shape
 	domains := map[string]map[string][]float64{}          // domain chains' cycles a pair, by form and partner
 	addressMixes := map[string]map[AddressMix][]float64{} // by form: by mix without cycles
@@ -371,8 +372,10 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			}
 			if lateFwd[w] == nil {
 				lateFwd[w] = map[string][]float64{}
+				lateFwdUnc[w] = map[string][]float64{}
 			}
 			lateFwd[w][x.Operands] = append(lateFwd[w][x.Operands], val)
+			lateFwdUnc[w][x.Operands] = append(lateFwdUnc[w][x.Operands], x.Uncertainty)
 		case DomainKind:
 			if x.Operands != DomainInt && x.Operands != DomainFP {
 				skipped[kind+" results of no partner domain"]++
@@ -461,7 +464,9 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		if ms.LateForward == nil {
 			ms.LateForward = map[string]*LateForwardRun{}
 		}
-		ms.LateForward[w] = &LateForwardRun{Alone: median(byChain[LateForwardAlone]), Fed: median(byChain[LateForwardFed])}
+		u := lateFwdUnc[w]
+		ms.LateForward[w] = &LateForwardRun{Alone: median(byChain[LateForwardAlone]), Fed: median(byChain[LateForwardFed]),
+			AloneUncertainty: median(u[LateForwardAlone]), FedUncertainty: median(u[LateForwardFed])}
 	}
 	for name, byMix := range addressMixes {
 		fm := ms.Forms[name]

@@ -950,7 +950,7 @@ func (b *builder) lateForwarding(r *Pass) error {
 	var seen []string
 	for _, w := range LateForwardWidths {
 		if x := runs[w]; x != nil {
-			seen = append(seen, fmt.Sprintf("%s %.2f cycles a link alone, %.2f fed by vpmaddwd", w, x.Alone, x.Fed))
+			seen = append(seen, fmt.Sprintf("%s %.2f +- %.2f cycles a link alone, %.2f +- %.2f fed by vpmaddwd", w, x.Alone, x.AloneUncertainty, x.Fed, x.FedUncertainty))
 		}
 	}
 	r.Evidence = "vpaddd chains: " + strings.Join(seen, "; ")
