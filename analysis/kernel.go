@@ -511,7 +511,12 @@ func (b *Builder) loadAdvance(f *isa.Form, lat int) int {
 		return max(0, lat-roundCycles(e.Latency))
 	}
 	if class == "" {
+		// No register counterpart (vmovsd xmm, m64): the destination's
+		// class, a vector load's where it is one.
 		class = "gpr"
+		if w := modeldb.VectorDest(f); w != "" {
+			class = w
+		}
 	}
 	return min(lat, roundCycles(b.loadLatency(class)))
 }

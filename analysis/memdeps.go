@@ -94,7 +94,9 @@ func addressUnits(x *Instr) []int {
 // and the reload of its value, chained, per link). The store writes the
 // unit when it issues, with its data; the load's results are ready the
 // round trip after that, plus whatever its operation adds to the loaded
-// value. A round trip of a cycle or less is a core that renames memory:
+// value. A store whose own round trip was measured (its entry's latency
+// to memory: vector stores reloaded by their own class, longer than a
+// general register's on the Zen 3 guest) takes that one instead. A round trip of a cycle or less is a core that renames memory:
 // the pairs ran as fast as a store and a load issue, and the reload
 // costs nothing (store_forward_chain measured 2.00 for two links on the
 // Granite Rapids guest, the adds' two cycles). Models without the figure
@@ -105,7 +107,6 @@ func (b *Builder) forwardMemory(k *Kernel) {
 	if fwd <= 0 {
 		return
 	}
-	through := forwardCycles(fwd)
 	slots := map[string]int{}
 	for j, ld := range k.Instrs {
 		if ld.MayStore { // read-modify-write: its own store follows the load
@@ -124,6 +125,7 @@ func (b *Builder) forwardMemory(k *Kernel) {
 			slots[ld.memKey] = slot
 		}
 		u := unitMem + slot
+		through := forwardCycles(b.storeRoundTrip(k.Instrs[i].Form, fwd))
 		st := &k.Instrs[i].Desc
 		if !writesUnit(st, u) {
 			st.Writes = append(st.Writes, pipeline.Write{Reg: u})
@@ -135,6 +137,25 @@ func (b *Builder) forwardMemory(k *Kernel) {
 		}
 		ld.Desc.Reads = append(ld.Desc.Reads, pipeline.Read{Reg: u})
 	}
+}
+
+// storeRoundTrip is the store-to-load round trip of store form f: its
+// entry's measured latency from a register to memory, else the model's
+// fwd.
+func (b *Builder) storeRoundTrip(f *isa.Form, fwd float64) float64 {
+	if f == nil {
+		return fwd
+	}
+	e, ok := lookupEntry(b.Model, f.Name())
+	if !ok {
+		return fwd
+	}
+	for _, l := range e.Latencies {
+		if l.To == "mem" && l.From != "mem" && l.Cycles > 0 {
+			return l.Cycles
+		}
+	}
+	return fwd
 }
 
 // forwardCycles is how long after a store issues a reload of its address
