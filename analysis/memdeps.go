@@ -96,12 +96,12 @@ func addressUnits(x *Instr) []int {
 // round trip after that, plus whatever its operation adds to the loaded
 // value. A store whose own round trip was measured (its entry's latency
 // to memory: vector stores reloaded by their own class, longer than a
-// general register's on the Zen 3 guest) takes that one instead. A round trip of a cycle or less is a core that renames memory:
-// the pairs ran as fast as a store and a load issue, and the reload
-// costs nothing (store_forward_chain measured 2.00 for two links on the
-// Granite Rapids guest, the adds' two cycles). Models without the figure
-// (llvm-mca's) keep llvm-mca's behaviour: loads do not wait for stores'
-// data.
+// general register's on the Zen 3 guest) takes that one instead. A round
+// trip of a cycle or less is a core that renames memory: the pairs ran as
+// fast as a store and a load issue, and the reload costs nothing
+// (store_forward_chain measured 2.00 for two links on the Granite Rapids
+// guest, the adds' two cycles). Models without the figure (llvm-mca's)
+// keep llvm-mca's behaviour: loads do not wait for stores' data.
 func (b *Builder) forwardMemory(k *Kernel) {
 	fwd := b.Model.StoreToLoadForwardLatency
 	if fwd <= 0 {

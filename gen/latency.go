@@ -40,9 +40,13 @@ func Latency(f *isa.Form) ([]*Bench, error) {
 			case dc == "mem" && i == j:
 				b, err = memChain(f, j)
 			case dc == "mem" && sc == "gpr" && (f.Mnemonic == "mov" || f.Mnemonic == "movnti"):
-				b, err = storeReload(f, i, j)
-			case dc == "mem" && sc == "vec" && VectorReloadOf(f) != nil:
-				b, err = vectorStoreReload(f, i, VectorReloadOf(f))
+				b, err = storeReload(f, i, nil)
+			case dc == "mem" && sc == "vec":
+				lf := VectorReloadOf(f)
+				if lf == nil {
+					continue
+				}
+				b, err = storeReload(f, i, lf)
 			case dc == "mem":
 				continue
 			case i == j || (sc == dc && isReg(sc)):
@@ -164,11 +168,13 @@ func memChain(f *isa.Form, j int) (*Bench, error) {
 }
 
 // storeReload: a register stored to memory and loaded back into the same
-// register; the value is the store-forwarding round trip.
-func storeReload(f *isa.Form, i, j int) (*Bench, error) {
+// register, by load form lf (VectorReloadOf) or, for a general register
+// (lf nil), by mov; the value is the store-forwarding round trip of that
+// register class.
+func storeReload(f *isa.Form, i int, lf *isa.Form) (*Bench, error) {
 	a := newAllocator(f)
 	regs := make([]string, len(f.Operands))
-	r := a.take("gpr", 1)
+	r := a.take(class(f.Operands[i].Kind), 1)
 	if len(r) == 0 {
 		return nil, fmt.Errorf("form %q: out of registers", f.Name())
 	}
@@ -181,6 +187,14 @@ func storeReload(f *isa.Form, i, j int) (*Bench, error) {
 		return nil, err
 	}
 	reload := fmt.Sprintf("mov %s, [%s+%d]", isa.GPRName(r[0], f.Operands[i].Kind), memBase, slot(0, true, 8))
+	if lf != nil {
+		args := lf.ExampleArgs()
+		args[0].Reg = regArg(lf.Operands[0].Kind, r[0])
+		args[1].Mem = &isa.MemRef{Base: memBase, Disp: slot(0, true, memSize(f.Operands[0].Kind))}
+		if reload, _, err = lf.Instantiate(args); err != nil {
+			return nil, err
+		}
+	}
 	b := latencyBench(f, opName(i)+"->mem", fmt.Sprintf("store-to-load forwarding round trip of %s: store, then reload into the stored register", f.Name()),
 		[]string{line, reload}, 1)
 	b.Helper = reload + " (the reload is part of the round trip; nothing subtracted)"
@@ -213,34 +227,6 @@ func VectorReloadOf(f *isa.Form) *isa.Form {
 		return nil
 	}
 	return lf
-}
-
-// vectorStoreReload: a vector register stored to memory and loaded back
-// into the same register by load lf; the value is the store-forwarding
-// round trip of that class.
-func vectorStoreReload(f *isa.Form, i int, lf *isa.Form) (*Bench, error) {
-	a := newAllocator(f)
-	regs := make([]string, len(f.Operands))
-	r := a.take("vec", 1)
-	if len(r) == 0 {
-		return nil, fmt.Errorf("form %q: out of registers", f.Name())
-	}
-	regs[i] = r[0]
-	line, err := instance(f, regs, 0)
-	if err != nil {
-		return nil, err
-	}
-	args := lf.ExampleArgs()
-	args[0].Reg = regArg(lf.Operands[0].Kind, r[0])
-	args[1].Mem = &isa.MemRef{Base: memBase, Disp: slot(0, true, memSize(f.Operands[0].Kind))}
-	reload, _, err := lf.Instantiate(args)
-	if err != nil {
-		return nil, err
-	}
-	b := latencyBench(f, opName(i)+"->mem", fmt.Sprintf("store-to-load forwarding round trip of %s: store, then reload into the stored register", f.Name()),
-		[]string{line, reload}, 1)
-	b.Helper = reload + " (the reload is part of the round trip; nothing subtracted)"
-	return b, nil
 }
 
 // addressChain: a general-register destination feeds the address of the
