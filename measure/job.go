@@ -1035,7 +1035,11 @@ func referenceCall(o Options) ([]*Snippet, Options) {
 	for i := range snips {
 		snips[i] = s
 	}
-	return snips, Options{Mode: "inverse_throughput", Group: 1, NoFTZ: o.NoFTZ, RetryBackoff: o.RetryBackoff}
+	// No retries: a job counts toward the reference whether it is a
+	// snippet's first or its fifth, and a retry waits its back-off first
+	// (20-160 ms), which with eight snippets a round all disturbed left
+	// the engine asleep and ran the warm-up past its budget.
+	return snips, Options{Mode: "inverse_throughput", Group: 1, NoFTZ: o.NoFTZ, RetryBackoff: o.RetryBackoff, MaxRetries: -1}
 }
 
 // converged reports whether a snippet's estimate is as sure as the options
