@@ -62,7 +62,8 @@ func (bt *Batch) Builder() *Builder { return bt.b }
 // Predict simulates the instructions.
 func (bt *Batch) Predict(insts []*isa.Inst) (Prediction, error) {
 	k := &bt.kernel
-	k.Instrs = k.Instrs[:0]
+	k.Model, k.Ports = bt.b.Model, bt.b.Model.Ports
+	k.Instrs, k.Notes = k.Instrs[:0], k.Notes[:0]
 	for _, in := range insts {
 		x, err := bt.b.Instr(in)
 		if err != nil {

@@ -65,6 +65,13 @@ func (b *Builder) lateForward(k *Kernel) {
 // modeldb.LateForwardMinLatency cycles of execution (a load-op form
 // counts its register form's latency).
 func (b *Builder) multiplyClass(x *Instr) bool {
+	return b.vectorWorkOf(x, modeldb.LateForwardMinLatency)
+}
+
+// vectorWorkOf reports whether x is vector work of at least minLatency
+// cycles of execution (a load-op form counts its register form's
+// latency).
+func (b *Builder) vectorWorkOf(x *Instr, minLatency int) bool {
 	if x.Idiom != "" || modeldb.VectorDest(x.Form) == "" {
 		return false
 	}
@@ -76,7 +83,7 @@ func (b *Builder) multiplyClass(x *Instr) bool {
 		}
 		lat = int(reg.Latency + 0.5)
 	}
-	return lat >= modeldb.LateForwardMinLatency
+	return lat >= minLatency
 }
 
 // oneLine is an instruction's text with its tabs as spaces.

@@ -13,7 +13,8 @@ import (
 
 // link adds what depends on the whole block to its instructions: ports
 // beside 512-bit work, late forwarding from multiply-class work, reads
-// across vector domains, stores
+// across vector domains, one-cycle vector results beside multi-cycle
+// vector work, stores
 // feeding loads, where stores write (for the
 // store commit), folded values read as data.
 func (b *Builder) link(k *Kernel) {
@@ -25,6 +26,7 @@ func (b *Builder) link(k *Kernel) {
 	if !b.builtinIdioms {
 		k.materialiseFolded()
 	}
+	b.besideMulticycle(k)
 }
 
 // forwardingStore returns the store a load at j reads from: the nearest

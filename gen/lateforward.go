@@ -24,10 +24,13 @@ var lateForwardForms = map[string]string{
 }
 
 // LateForwardBenches returns, for vpaddd of one vector width without a
-// mask, the two late-forwarding chains (KindLateForward): two links a
+// mask, the three late-forwarding chains (KindLateForward): two links a
 // copy, each beside an independent vpmaddwd of the same width; fed, each
 // link reads that vpmaddwd's result, alone it reads a register nothing
-// writes. Both put the same work on the same ports. Nil for other forms.
+// writes. Both put the same work on the same ports. The third, beside
+// two vpmaddwd a link whose results it does not read, measures the
+// delay of one-cycle results beside multi-cycle work
+// (modeldb.Model.BesideMulticycleDelay). Nil for other forms.
 func LateForwardBenches(f *isa.Form) []*Bench {
 	w, ok := lateForwardForms[f.Name()]
 	if !ok {
@@ -35,19 +38,22 @@ func LateForwardBenches(f *isa.Form) []*Bench {
 	}
 	r := func(n int) string { return fmt.Sprintf("%s%d", w, n) }
 	var out []*Bench
-	for _, chain := range []string{modeldb.LateForwardAlone, modeldb.LateForwardFed} {
+	for _, chain := range []string{modeldb.LateForwardAlone, modeldb.LateForwardFed, modeldb.LateForwardBeside2} {
 		var lines []string
 		for k, prod := range []int{2, 3} {
 			src := prod
-			if chain == modeldb.LateForwardAlone {
+			if chain != modeldb.LateForwardFed {
 				src = 6 + k // never written: the chain does not wait for vpmaddwd
 			}
-			lines = append(lines,
-				fmt.Sprintf("vpmaddwd %s, %s, %s", r(prod), r(4), r(5)),
-				fmt.Sprintf("vpaddd %s, %s, %s", r(1), r(1), r(src)))
+			lines = append(lines, fmt.Sprintf("vpmaddwd %s, %s, %s", r(prod), r(4), r(5)))
+			if chain == modeldb.LateForwardBeside2 {
+				lines = append(lines, fmt.Sprintf("vpmaddwd %s, %s, %s", r(10+k), r(4), r(5)))
+			}
+			lines = append(lines, fmt.Sprintf("vpaddd %s, %s, %s", r(1), r(1), r(src)))
 		}
-		how := map[string]string{modeldb.LateForwardAlone: "alone", modeldb.LateForwardFed: "each link reads its result"}[chain]
-		s := newSnippet(f, "late forwarding "+chain, fmt.Sprintf("late forwarding, %s: a %s accumulator chain of vpaddd, two links a copy, each beside a vpmaddwd (%s)",
+		how := map[string]string{modeldb.LateForwardAlone: "each beside a vpmaddwd (alone)", modeldb.LateForwardFed: "each beside a vpmaddwd (each link reads its result)",
+			modeldb.LateForwardBeside2: "each beside two vpmaddwd whose results it does not read"}[chain]
+		s := newSnippet(f, "late forwarding "+chain, fmt.Sprintf("late forwarding, %s: a %s accumulator chain of vpaddd, two links a copy, %s",
 			w, w, how), lines, 2)
 		out = append(out, &Bench{Form: f, Kind: KindLateForward, Operands: chain, Snippet: s, Mode: "latency"})
 	}

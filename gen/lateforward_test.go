@@ -8,8 +8,9 @@ import (
 )
 
 // TestLateForwardBenches: each unmasked vpaddd of a vector width gets the
-// two late-forwarding chains, two vpmaddwd and two vpaddd links a copy on
-// one accumulator; fed, each link reads the vpmaddwd just before it, alone
+// three late-forwarding chains, two vpaddd links a copy on one
+// accumulator, each after one vpmaddwd (alone, fed) or two (beside two);
+// fed, each link reads the vpmaddwd just before it, alone and beside two
 // it reads a register nothing in the snippet writes. Other forms get none.
 func TestLateForwardBenches(t *testing.T) {
 	for _, name := range []string{"vpaddd xmm, xmm, xmm", "vpaddd ymm, ymm, ymm", "vpaddd zmm, zmm, zmm"} {
@@ -18,8 +19,8 @@ func TestLateForwardBenches(t *testing.T) {
 			t.Fatalf("%s not in the catalog", name)
 		}
 		bs := LateForwardBenches(f)
-		if len(bs) != 2 {
-			t.Fatalf("%s: %d benches, want 2", name, len(bs))
+		if len(bs) != 3 {
+			t.Fatalf("%s: %d benches, want 3", name, len(bs))
 		}
 		for _, b := range bs {
 			file, err := isa.Parse("b.s", []byte(".intel_syntax noprefix\n"+b.Snippet.Source))
@@ -28,7 +29,7 @@ func TestLateForwardBenches(t *testing.T) {
 			}
 			written := map[isa.Reg]bool{}
 			var acc isa.Reg
-			links, fed := 0, 0
+			links, fed, beside, multiplies := 0, 0, 0, 0
 			for i, in := range file.Insts() {
 				form, err := in.ResolveForm()
 				if err != nil {
@@ -36,9 +37,10 @@ func TestLateForwardBenches(t *testing.T) {
 				}
 				dst, src := in.Args[0].Reg, in.Args[2].Reg
 				switch {
-				case i%2 == 0 && form.Mnemonic == "vpmaddwd":
+				case form.Mnemonic == "vpmaddwd":
 					written[dst] = true
-				case i%2 == 1 && form.Name() == name:
+					multiplies++
+				case form.Name() == name && i > 0:
 					if acc == 0 {
 						acc = dst
 					}
@@ -46,6 +48,8 @@ func TestLateForwardBenches(t *testing.T) {
 						t.Errorf("%s %s: %q is not a link of the %s chain", name, b.Operands, in.Text, acc)
 					}
 					links++
+					beside = max(beside, multiplies)
+					multiplies = 0
 					prev := file.Insts()[i-1].Args[0].Reg
 					if src == prev {
 						fed++
@@ -56,10 +60,10 @@ func TestLateForwardBenches(t *testing.T) {
 					t.Errorf("%s %s: unexpected %q at %d", name, b.Operands, in.Text, i)
 				}
 			}
-			want := map[string]int{modeldb.LateForwardAlone: 0, modeldb.LateForwardFed: 2}[b.Operands]
-			if b.Kind != KindLateForward || b.Mode != "latency" || links != 2 || fed != want || b.Snippet.Instructions != 2 {
-				t.Errorf("%s %s (%s, %s): %d links, %d fed, %d instructions counted; want 2 links, %d fed, 2 counted",
-					name, b.Operands, b.Kind, b.Mode, links, fed, b.Snippet.Instructions, want)
+			want := map[string][2]int{modeldb.LateForwardAlone: {0, 1}, modeldb.LateForwardFed: {2, 1}, modeldb.LateForwardBeside2: {0, 2}}[b.Operands]
+			if b.Kind != KindLateForward || b.Mode != "latency" || links != 2 || fed != want[0] || beside != want[1] || b.Snippet.Instructions != 2 {
+				t.Errorf("%s %s (%s, %s): %d links, %d fed, %d vpmaddwd a link, %d instructions counted; want 2 links, %d fed, %d a link, 2 counted",
+					name, b.Operands, b.Kind, b.Mode, links, fed, beside, b.Snippet.Instructions, want[0], want[1])
 			}
 		}
 		all, err := Generate(f)
@@ -72,8 +76,8 @@ func TestLateForwardBenches(t *testing.T) {
 				found++
 			}
 		}
-		if found != 2 {
-			t.Errorf("Generate(%s) has %d late-forwarding benches, want 2", name, found)
+		if found != 3 {
+			t.Errorf("Generate(%s) has %d late-forwarding benches, want 3", name, found)
 		}
 	}
 	for _, name := range []string{"vpaddd zmm {k}, zmm, zmm", "vpaddq zmm, zmm, zmm", "vpaddd ymm, ymm, m256"} {

@@ -600,6 +600,14 @@ func (p *parser) model(root *yaml.Node) *yaml.Node {
 					m.LateForwarding = lf
 				}
 			}
+		case "beside_multicycle_delay":
+			if bd := p.floatMap(v, k); bd != nil {
+				if err := validateBesideDelay(bd); err != nil {
+					p.errorf(v, "%v", err)
+				} else {
+					m.BesideMulticycleDelay = bd
+				}
+			}
 		case "load_address_latency":
 			if la := p.intMap(v, k); la != nil {
 				if err := validateLoadAddressLatency(la); err != nil {
@@ -1130,6 +1138,13 @@ func (m *Model) MarshalWith(opt MarshalOptions) ([]byte, error) {
 	}
 	if len(m.LateForwarding) > 0 {
 		add("late_forwarding", intMapNode(m.LateForwarding))
+	}
+	if len(m.BesideMulticycleDelay) > 0 {
+		n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+		for _, k := range sortedFloatKeys(m.BesideMulticycleDelay) {
+			n.Content = append(n.Content, strNode(k), numNode(m.BesideMulticycleDelay[k]))
+		}
+		add("beside_multicycle_delay", n)
 	}
 	if len(m.LoadAddressLatency) > 0 {
 		add("load_address_latency", intMapNode(m.LoadAddressLatency))

@@ -28,10 +28,13 @@ import (
 // alone or fed by vpmaddwd (Operands LateForwardAlone, LateForwardFed).
 const LateForwardKind = "late-forward"
 
-// The two late-forwarding chains.
+// The late-forwarding chains: alone (each link beside a vpmaddwd whose
+// result it does not read), fed (each link reads it), and beside two
+// vpmaddwd a link that it does not read (BesideMulticycleDelay).
 const (
-	LateForwardAlone = "alone"
-	LateForwardFed   = "fed by vpmaddwd"
+	LateForwardAlone   = "alone"
+	LateForwardFed     = "fed by vpmaddwd"
+	LateForwardBeside2 = "beside two vpmaddwd"
 )
 
 // LateForwardMinLatency is the execution latency from which a producer
@@ -46,6 +49,8 @@ const LateForwardMinLatency = 4
 type LateForwardRun struct {
 	Alone, Fed                       float64
 	AloneUncertainty, FedUncertainty float64
+	// Beside2 is the chain beside two vpmaddwd a link (0: not measured).
+	Beside2, Beside2Uncertainty float64
 }
 
 // lateForwardShows is how many cycles a link the fed chain must take

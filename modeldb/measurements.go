@@ -366,7 +366,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		case LateForwardKind:
 			f, _ := isa.Lookup(x.Form)
 			w := VectorDest(f)
-			if w == "" || (x.Operands != LateForwardAlone && x.Operands != LateForwardFed) {
+			if w == "" || (x.Operands != LateForwardAlone && x.Operands != LateForwardFed && x.Operands != LateForwardBeside2) {
 				skipped[kind+" results of no vector width or chain"]++
 				break
 			}
@@ -466,7 +466,8 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		}
 		u := lateFwdUnc[w]
 		ms.LateForward[w] = &LateForwardRun{Alone: median(byChain[LateForwardAlone]), Fed: median(byChain[LateForwardFed]),
-			AloneUncertainty: median(u[LateForwardAlone]), FedUncertainty: median(u[LateForwardFed])}
+			AloneUncertainty: median(u[LateForwardAlone]), FedUncertainty: median(u[LateForwardFed]),
+			Beside2: median(byChain[LateForwardBeside2]), Beside2Uncertainty: median(u[LateForwardBeside2])}
 	}
 	for name, byMix := range addressMixes {
 		fm := ms.Forms[name]

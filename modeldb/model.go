@@ -54,6 +54,14 @@ type Model struct {
 	// multiply-class result directly (see LateForwardKind); nil when not
 	// measured or not seen.
 	LateForwarding map[string]int `yaml:"late_forwarding,omitempty"`
+	// BesideMulticycleDelay is, per vector width (xmm, ymm, zmm), the
+	// cycles (0 to 1) a one-cycle vector instruction's result took longer
+	// while independent vector work of BesideMinLatency cycles or more
+	// issued beside it at two instructions a cycle (the late-forwarding
+	// chain beside two vpmaddwd a link); the analyzer scales it by a
+	// block's rate of such work (BesideShare). Nil when not measured or
+	// not seen.
+	BesideMulticycleDelay map[string]float64 `yaml:"beside_multicycle_delay,omitempty"`
 	// LoadAddressLatency is, per address shape (isa.AddressShape), the
 	// cycles a load takes longer from its address registers than in the
 	// shape the forms' latencies were measured in (see LoadAddressKind);

@@ -71,6 +71,8 @@ var buildPasses = []buildPass{
 		"stores to one line and to lines apart", (*builder).storeCommit},
 	{"late forwarding", "a one-cycle vector instruction that reads a multiply-class result directly takes the extra cycles its chain showed, per vector width",
 		"vpaddd accumulator chains alone and fed by vpmaddwd", (*builder).lateForwarding},
+	{"one-cycle vector work beside multi-cycle work", "a one-cycle vector instruction's result takes the delay its chain showed beside two vpmaddwd a link, per vector width, scaled by a block's rate of vector work of three cycles or more",
+		"vpaddd accumulator chains beside two vpmaddwd a link", (*builder).besideMulticycle},
 	{"vector domains", "a vector register form whose chain with vpaddd and with vaddps of its width differ by more than half a cycle a pair beyond their latencies takes the domain it crosses to for free, and a crossing the cycles the chains showed (whole cycles, the median)",
 		"each vector register form chained with vpaddd and with vaddps", (*builder).domains},
 	{"load latency by address shape", "a load whose address shape ran half a cycle or more longer than base+index takes those cycles (rounded) more from its address registers",

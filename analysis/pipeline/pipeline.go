@@ -55,6 +55,7 @@ type Inst struct {
 	numUsers int
 
 	eliminated bool
+	extra      int  // cycles beyond the latency in this iteration (InstrDesc.ExtraLatency)
 	hasRegs    bool // took physical registers at dispatch
 	lsuGroup   int
 

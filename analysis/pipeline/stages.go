@@ -36,6 +36,7 @@ func (s *entryStage) fetch() {
 		DispatchedAt: -1, ReadyAt: -1, IssuedAt: -1, ExecutedAt: -1,
 		critProducer: -1, critReg: -1, critMem: -1, critResFrom: -1,
 	}
+	in.extra = in.desc.extraCycles(in.Iteration)
 	s.cur = in
 }
 
@@ -287,7 +288,7 @@ func (s *executeStage) issue(in *Inst) (bool, error) {
 		e := InstrEvent{Kind: Issued, Inst: in, Cycle: p.cycle, Used: s.used}
 		p.instrEvent(&e)
 	}
-	if d.latency == 0 {
+	if d.latency+in.extra == 0 {
 		in.state = stExecuted
 		in.ExecutedAt = p.cycle
 		if d.memop {

@@ -159,12 +159,12 @@ func (f *regFile) addWrites(in *Inst) []int {
 			if x.Reg == w.Reg {
 				dup = true
 				if w.Latency > x.Latency {
-					f.last[w.Reg].lat = w.Latency
+					f.last[w.Reg].lat = w.Latency + in.extra
 				}
 			}
 		}
 		if !dup {
-			f.record(w, in.Index)
+			f.record(w, in.Index, in.extra)
 		}
 		if alloc {
 			in.hasRegs = true
@@ -179,8 +179,9 @@ func (f *regFile) addWrites(in *Inst) []int {
 	return regs
 }
 
-// record makes the write w of instruction seq the last of its register.
-func (f *regFile) record(w Write, seq int) {
+// record makes the write w of instruction seq the last of its register,
+// its result extra cycles late (InstrDesc.ExtraLatency).
+func (f *regFile) record(w Write, seq, extra int) {
 	old := f.last[w.Reg]
 	if w.Partial {
 		if !old.partial {
@@ -189,7 +190,7 @@ func (f *regFile) record(w Write, seq int) {
 	} else {
 		f.under[w.Reg] = wref{seq: -1}
 	}
-	f.last[w.Reg] = wref{seq: seq, lat: w.Latency, partial: w.Partial}
+	f.last[w.Reg] = wref{seq: seq, lat: w.Latency + extra, partial: w.Partial}
 }
 
 func (f *regFile) zeroed() []int {
@@ -353,7 +354,7 @@ func (s *scheduler) cycleEvent(p *Pipeline, executed, pending, ready *[]*Inst) {
 	s.res.cycleStart(p.cycle)
 	kept := s.issued[:0]
 	for _, in := range s.issued {
-		if in.IssuedAt+in.desc.latency > p.cycle {
+		if in.IssuedAt+in.desc.latency+in.extra > p.cycle {
 			kept = append(kept, in)
 			continue
 		}
