@@ -23,6 +23,7 @@ func (b *Builder) link(k *Kernel) {
 	b.domainCrossings(k)
 	b.forwardMemory(k)
 	b.storeLines(k)
+	b.loadSplits(k)
 	if !b.builtinIdioms {
 		k.materialiseFolded()
 	}

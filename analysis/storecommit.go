@@ -45,34 +45,188 @@ func (b *Builder) storeLines(k *Kernel) {
 		if !ok {
 			continue
 		}
-		offset, stride := mem.Disp, int64(0)
-		known := true
-		for _, r := range []struct {
-			reg   isa.Reg
-			scale int64
-		}{{mem.Base, 1}, {mem.Index, int64(max(mem.Scale, 1))}} {
-			if !r.reg.Valid() || r.reg == isa.RIP {
-				continue
-			}
-			before, total, ok := k.increments(r.reg, j)
-			if !ok {
-				known = false
-				break
-			}
-			offset += before * r.scale
-			stride += total * r.scale
-		}
+		offset, stride, key, known := k.addressPattern(j, mem)
 		if !known {
 			continue
 		}
-		key := fmt.Sprintf("%v|%v|%d", mem.Base, mem.Index, mem.Scale)
 		region, ok := regions[key]
 		if !ok {
 			region = len(regions)
 			regions[key] = region
 		}
-		x.Desc.Line = pipeline.StoreLine{Known: true, Region: region, Offset: offset, Stride: stride}
+		x.Desc.Line = pipeline.StoreLine{Known: true, Region: region, Offset: offset, Stride: stride, Bytes: storeBytes(x)}
+		if n, period := splitsOf(x.Desc.Line); n > 0 {
+			k.Notes = append(k.Notes, fmt.Sprintf("%s crosses a cache line in %d of every %d iterations: it writes two lines there (the model's store_commit)", oneLine(x.Text), n, period))
+		}
 	}
+}
+
+// storeBytes is how many bytes a store writes through its memory
+// operand (0 when the form does not say: push and call write 8).
+func storeBytes(x *Instr) int {
+	if x.Form == nil {
+		return 0
+	}
+	if x.Form.Mnemonic == "push" || x.Form.Mnemonic == "call" {
+		return 8
+	}
+	for _, o := range x.Form.Operands {
+		if o.Kind.IsMemory() && o.Access&(isa.Write|isa.CondWrite) != 0 {
+			return memoryBytes(o.Kind)
+		}
+	}
+	return 0
+}
+
+// memoryBytes is how many bytes a memory operand kind covers (0 for
+// untyped memory and far pointers).
+func memoryBytes(k isa.Kind) int {
+	switch k {
+	case isa.KindM8:
+		return 1
+	case isa.KindM16, isa.KindM16B:
+		return 2
+	case isa.KindM32, isa.KindM32B:
+		return 4
+	case isa.KindM64, isa.KindM64B:
+		return 8
+	case isa.KindM80:
+		return 10
+	case isa.KindM128:
+		return 16
+	case isa.KindM256:
+		return 32
+	case isa.KindM512:
+		return 64
+	}
+	return 0
+}
+
+// splitsOf counts the iterations of one period of a store's address
+// pattern (the line offset repeats every 64/gcd(stride, 64) iterations)
+// in which it crosses into the next line.
+func splitsOf(l pipeline.StoreLine) (n, period int) {
+	s := l.Stride % pipeline.LineBytes
+	if s < 0 {
+		s += pipeline.LineBytes
+	}
+	period = 1
+	if s != 0 {
+		period = int(pipeline.LineBytes / gcd(s, pipeline.LineBytes))
+	}
+	for i := 0; i < period; i++ {
+		if l.Splits(i) {
+			n++
+		}
+	}
+	return n, period
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// addressPattern places the address of memory operand mem of instruction
+// j: the region (a key per address expression: base, index and scale
+// registers), the offset from the region's start in the first iteration
+// (the displacement and what constant increments add before j) and what
+// a whole iteration adds; false when an address register is written any
+// other way.
+func (k *Kernel) addressPattern(j int, mem isa.InstMem) (offset, stride int64, key string, ok bool) {
+	offset = mem.Disp
+	for _, r := range []struct {
+		reg   isa.Reg
+		scale int64
+	}{{mem.Base, 1}, {mem.Index, int64(max(mem.Scale, 1))}} {
+		if !r.reg.Valid() || r.reg == isa.RIP {
+			continue
+		}
+		before, total, ok := k.increments(r.reg, j)
+		if !ok {
+			return 0, 0, "", false
+		}
+		offset += before * r.scale
+		stride += total * r.scale
+	}
+	return offset, stride, fmt.Sprintf("%v|%v|%d", mem.Base, mem.Index, mem.Scale), true
+}
+
+// loadSplits gives every load whose bytes cross a 64-byte line in some
+// iterations (regions assumed to start on a line, as for the store
+// commit) the model's load_line_split for its access class: in those
+// iterations it takes the ports of its class's plain load
+// (modeldb.LineSplitPlainLoad, what the split streams were measured
+// against) that many times less once more (pipeline.InstrDesc.LoadSplit).
+func (b *Builder) loadSplits(k *Kernel) {
+	ls := b.Model.LoadLineSplit
+	if len(ls) == 0 {
+		return
+	}
+	for j, x := range k.Instrs {
+		if !x.MayLoad || x.Form == nil || x.Form.Mnemonic == "lea" {
+			continue
+		}
+		mem, bytes, ok := loadOperand(x)
+		if !ok {
+			continue
+		}
+		class := modeldb.LineSplitClass(bytes)
+		f := ls[class]
+		if f <= 1 {
+			continue
+		}
+		offset, stride, _, ok := k.addressPattern(j, mem)
+		if !ok {
+			continue
+		}
+		n, period := splitsOf(pipeline.StoreLine{Known: true, Offset: offset, Stride: stride, Bytes: bytes})
+		if n == 0 {
+			continue
+		}
+		plain, ok := b.Model.Lookup(modeldb.LineSplitPlainLoad(class))
+		if !ok {
+			continue
+		}
+		var more modeldb.PortPressure
+		for _, u := range plain.PortPressure {
+			more = append(more, modeldb.PortUse{Cycles: u.Cycles * (f - 1), Ports: u.Ports})
+		}
+		uses, err := b.compileUses(x.Form.Name(), more)
+		if err != nil || len(uses) == 0 {
+			continue
+		}
+		x.Desc.LoadSplit = &pipeline.LoadSplit{Offset: offset, Stride: stride, Bytes: bytes, Uses: uses}
+		k.Notes = append(k.Notes, fmt.Sprintf("%s crosses a cache line in %d of every %d iterations: it takes its load ports %.2f times there (the model's load_line_split)",
+			oneLine(x.Text), n, period, f))
+	}
+}
+
+// loadOperand returns the memory operand a load reads and its bytes:
+// its only explicit memory operand, read by the form; false for implicit
+// ones (pop, string loads) and untyped memory.
+func loadOperand(x *Instr) (isa.InstMem, int, bool) {
+	var out isa.InstMem
+	n := 0
+	for _, a := range x.Inst.Args {
+		if a.Type == isa.OpMem {
+			out = a.Mem
+			n++
+		}
+	}
+	if n != 1 {
+		return out, 0, false
+	}
+	for _, o := range x.Form.Operands {
+		if o.Kind.IsMemory() && o.Access&isa.Read != 0 && !o.Kind.IsBroadcast() {
+			if bytes := memoryBytes(o.Kind); bytes > 0 {
+				return out, bytes, true
+			}
+		}
+	}
+	return out, 0, false
 }
 
 // storeOperand returns the memory operand a store writes: its only

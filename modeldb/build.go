@@ -404,6 +404,7 @@ func (m *Model) Clone() *Model {
 	c.LoadLatency = copyMap(m.LoadLatency)
 	c.LateForwarding = copyMap(m.LateForwarding)
 	c.BesideMulticycleDelay = copyMap(m.BesideMulticycleDelay)
+	c.LoadLineSplit = copyMap(m.LoadLineSplit)
 	c.LoadAddressLatency = copyMap(m.LoadAddressLatency)
 	c.Schedulers = copyMap(m.Schedulers)
 	c.RegisterFiles = copyMap(m.RegisterFiles)

@@ -79,6 +79,7 @@ func Diff(a, b *Model, opt DiffOptions) *ModelDiff {
 	num("store_to_load_forward_latency", a.StoreToLoadForwardLatency, b.StoreToLoadForwardLatency, &d.Header)
 	str("store_commit", storeCommitText(a.StoreCommit), storeCommitText(b.StoreCommit), &d.Header)
 	str("late_forwarding", extraCyclesText(a.LateForwarding), extraCyclesText(b.LateForwarding), &d.Header)
+	str("load_line_split", lineSplitText(a.LoadLineSplit), lineSplitText(b.LoadLineSplit), &d.Header)
 	str("beside_multicycle_delay", besideDelayText(a.BesideMulticycleDelay), besideDelayText(b.BesideMulticycleDelay), &d.Header)
 	num("domain_round_trip_latency", float64(a.DomainRoundTripLatency), float64(b.DomainRoundTripLatency), &d.Header)
 	str("load_address_latency", extraCyclesText(a.LoadAddressLatency), extraCyclesText(b.LoadAddressLatency), &d.Header)

@@ -600,6 +600,14 @@ func (p *parser) model(root *yaml.Node) *yaml.Node {
 					m.LateForwarding = lf
 				}
 			}
+		case "load_line_split":
+			if ls := p.floatMap(v, k); ls != nil {
+				if err := validateLineSplit(ls); err != nil {
+					p.errorf(v, "%v", err)
+				} else {
+					m.LoadLineSplit = ls
+				}
+			}
 		case "beside_multicycle_delay":
 			if bd := p.floatMap(v, k); bd != nil {
 				if err := validateBesideDelay(bd); err != nil {
@@ -1138,6 +1146,13 @@ func (m *Model) MarshalWith(opt MarshalOptions) ([]byte, error) {
 	}
 	if len(m.LateForwarding) > 0 {
 		add("late_forwarding", intMapNode(m.LateForwarding))
+	}
+	if len(m.LoadLineSplit) > 0 {
+		n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+		for _, k := range sortedFloatKeys(m.LoadLineSplit) {
+			n.Content = append(n.Content, strNode(k), numNode(m.LoadLineSplit[k]))
+		}
+		add("load_line_split", n)
 	}
 	if len(m.BesideMulticycleDelay) > 0 {
 		n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}

@@ -32,6 +32,9 @@ type Measurements struct {
 	// StoreCommitNoisy marks store-commit streams of which one never
 	// converged: its cycles a store may read slow.
 	StoreCommitNoisy bool
+	// LineSplit holds the line-split streams (LineSplitKind) by access
+	// class.
+	LineSplit map[string]*LineSplitRun
 	// LateForward holds the late-forwarding chains (LateForwardKind) by
 	// vector width; nil when not measured.
 	LateForward map[string]*LateForwardRun
@@ -200,6 +203,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 	mixes := map[string]*MixMeasurement{}
 	commits := map[string][]float64{}                     // store-commit streams' cycles a store, by stream
 	commitsSure := map[string]int{}                       // their results that converged
+	lineSplit := map[string][]lineSplitValue{}            // line-split streams' cycles a load, by class
 	lateFwd := map[string]map[string][]float64{}          // late-forwarding chains' cycles a link, by width and chain
 	lateFwdUnc := map[string]map[string][]float64{}       // and their uncertainties
 	loadAddr := map[string][]float64{}                    // load-address chains' cycles a link, by shape
@@ -363,6 +367,13 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			if !b.Noisy() {
 				commitsSure[x.Operands]++
 			}
+		case LineSplitKind:
+			lf, ok := LineSplitForms[name]
+			if !ok || x.Operands != LineSplitLoad {
+				skipped[kind+" results of no plain load"]++
+				break
+			}
+			lineSplit[lf.Class] = append(lineSplit[lf.Class], lineSplitValue{val, x.Uncertainty, !b.Noisy()})
 		case LateForwardKind:
 			f, _ := isa.Lookup(x.Form)
 			w := VectorDest(f)
@@ -459,6 +470,12 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		for d, vals := range byPartner {
 			ms.Domains[name][d] = median(vals)
 		}
+	}
+	for key, vals := range lineSplit {
+		if ms.LineSplit == nil {
+			ms.LineSplit = map[string]*LineSplitRun{}
+		}
+		ms.LineSplit[key] = lineSplitRunOf(vals)
 	}
 	for w, byChain := range lateFwd {
 		if ms.LateForward == nil {

@@ -62,6 +62,11 @@ type Model struct {
 	// block's rate of such work (BesideShare). Nil when not measured or
 	// not seen.
 	BesideMulticycleDelay map[string]float64 `yaml:"beside_multicycle_delay,omitempty"`
+	// LoadLineSplit is, per access class (gpr, xmm, ymm, zmm;
+	// LineSplitClass), how many times its load ports a load that crosses
+	// a 64-byte line takes (see LineSplitKind); nil when not measured or
+	// not seen.
+	LoadLineSplit map[string]float64 `yaml:"load_line_split,omitempty"`
 	// LoadAddressLatency is, per address shape (isa.AddressShape), the
 	// cycles a load takes longer from its address registers than in the
 	// shape the forms' latencies were measured in (see LoadAddressKind);

@@ -69,6 +69,8 @@ var buildPasses = []buildPass{
 		"mov r64, m64 and mov m64, r64 measured", (*builder).loadStoreHeader},
 	{"store commit", "stores to different cache lines commit at most as fast as measured",
 		"stores to one line and to lines apart", (*builder).storeCommit},
+	{"line splits", "a load that crosses a 64-byte line takes its load ports as many times as its split stream ran slower than the plain load, per width, where 1.1 times or more",
+		"plain loads, each crossing a line", (*builder).lineSplits},
 	{"late forwarding", "a one-cycle vector instruction that reads a multiply-class result directly takes the extra cycles its chain showed, per vector width",
 		"vpaddd accumulator chains alone and fed by vpmaddwd", (*builder).lateForwarding},
 	{"one-cycle vector work beside multi-cycle work", "a one-cycle vector instruction's result takes the delay its chain showed beside two vpmaddwd a link, per vector width, scaled by a block's rate of vector work of three cycles or more",

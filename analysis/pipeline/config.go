@@ -68,12 +68,15 @@ func (sc StoreCommit) CyclesPerIteration(lines []StoreLine, iterations int) floa
 	var b commitBudget
 	for it := 0; it < iterations; it++ {
 		for _, l := range lines {
-			if !b.take(&sc, l, it) {
+			for !b.take(&sc, l, it) {
 				cycles++
-				b = commitBudget{}
-				b.take(&sc, l, it)
+				b = b.next(&sc)
 			}
 		}
+	}
+	for b.debt > 0 {
+		cycles++
+		b = b.next(&sc)
 	}
 	return float64(cycles) / float64(iterations)
 }

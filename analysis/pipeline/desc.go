@@ -88,16 +88,38 @@ type InstrDesc struct {
 	// floor(N*ExtraLatency). A steady state that measured 1.36 cycles a
 	// link of a one-cycle chain is 1 + 0.36.
 	ExtraLatency float64
+	// LoadSplit, when set, is where a load reads: in the iterations in
+	// which its bytes cross into the next line it takes LoadSplit.Uses as
+	// well as Uses.
+	LoadSplit *LoadSplit
+}
+
+// LoadSplit places a load that may cross a 64-byte line: in iteration i
+// it reads Bytes bytes at byte Offset + i*Stride of its region (regions
+// start on a line); where they cross into the next line, the load takes
+// Uses more of the ports.
+type LoadSplit struct {
+	Offset, Stride int64
+	Bytes          int
+	Uses           []Use
+}
+
+// Splits reports whether the load crosses into the next line in an
+// iteration.
+func (l *LoadSplit) Splits(iteration int) bool {
+	return StoreLine{Known: true, Offset: l.Offset, Stride: l.Stride, Bytes: l.Bytes}.Splits(iteration)
 }
 
 // StoreLine places a store for the store commit: in iteration i it writes
-// at byte Offset + i*Stride of address region Region (stores of one
-// region whose addresses fall in one 64-byte line share the line).
-// Unknown (the zero value): a line of its own.
+// Bytes bytes at byte Offset + i*Stride of address region Region (stores
+// of one region whose addresses fall in one 64-byte line share the line;
+// a store whose bytes cross into the next line writes both). Unknown
+// (the zero value): a line of its own. Bytes 0: one line.
 type StoreLine struct {
 	Known          bool
 	Region         int
 	Offset, Stride int64
+	Bytes          int
 }
 
 // LineBytes is the cache line size of StoreLine.
@@ -111,6 +133,16 @@ func (l StoreLine) lineOf(iteration int) (region int, line int64, ok bool) {
 	}
 	a := l.Offset + int64(iteration)*l.Stride
 	return l.Region, floorDiv(a, LineBytes), true
+}
+
+// Splits reports whether the store crosses into the next line in an
+// iteration (it then writes two lines).
+func (l StoreLine) Splits(iteration int) bool {
+	if !l.Known || l.Bytes <= 1 {
+		return false
+	}
+	a := l.Offset + int64(iteration)*l.Stride
+	return floorDiv(a, LineBytes) != floorDiv(a+int64(l.Bytes)-1, LineBytes)
 }
 
 func floorDiv(a, b int64) int64 {
@@ -135,7 +167,8 @@ type cdesc struct {
 	store    bool
 	regNeed  []int // physical registers needed per register file
 	robSlots int
-	extra    int64 // ExtraLatency in ticks (Scale a cycle)
+	extra    int64  // ExtraLatency in ticks (Scale a cycle)
+	split    *cdesc // the instruction in the iterations its load crosses a line (InstrDesc.LoadSplit)
 }
 
 // compile fills c from d, reusing c's slices.
@@ -189,6 +222,16 @@ func compile(cfg *Config, d *InstrDesc, c *cdesc) error {
 	}
 	c.extra = CyclesToTicks(d.ExtraLatency)
 	c.zeroLatency = c.latency == 0 && len(c.uses) == 0 && c.extra == 0
+	if ls := d.LoadSplit; ls != nil && len(ls.Uses) > 0 {
+		sd := *d
+		sd.LoadSplit = nil
+		sd.Uses = append(append([]Use(nil), d.Uses...), ls.Uses...)
+		c.split = new(cdesc)
+		if err := compile(cfg, &sd, c.split); err != nil {
+			return err
+		}
+		c.split.InstrDesc = d // events and listeners see the block's instruction
+	}
 	c.memop = d.MayLoad || d.MayStore
 	c.store = d.MayStore && (!d.NoCommit || d.StoreBarrier)
 	// A scheduler holds an entry for an instruction whose use lies within

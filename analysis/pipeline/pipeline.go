@@ -228,7 +228,16 @@ func (p *Pipeline) reset(block []*InstrDesc, iterations int) error {
 	}
 	p.rcu.reset()
 	p.prf.reset()
-	p.sched.reset(p.block)
+	all := p.block
+	for _, c := range p.block {
+		if c.split != nil {
+			if len(all) == len(p.block) {
+				all = append([]*cdesc(nil), p.block...)
+			}
+			all = append(all, c.split)
+		}
+	}
+	p.sched.reset(all)
 	p.entry.reset()
 	p.dispatch.reset()
 	p.execute.reset()

@@ -234,6 +234,12 @@ func TestStoreCommit(t *testing.T) {
 		// One 32-byte store an iteration, the pointer advancing 32: two
 		// iterations fill a line.
 		{"advancing", cfg, []*InstrDesc{store(StoreLine{Known: true, Stride: 32})}, 0.5},
+		// Stores that cross into the next line write both on their own
+		// (the Zen 3 guest: four 32-byte stores 48 bytes into
+		// consecutive lines, 8.00 cycles a copy).
+		{"8 split stores", cfg, block(func(i int) StoreLine { return StoreLine{Known: true, Offset: int64(64*i + 48), Bytes: 32} }), 16},
+		{"8 stores within lines", cfg, block(func(i int) StoreLine { return StoreLine{Known: true, Offset: int64(64*i + 32), Bytes: 32} }), 8},
+		{"a store split every other iteration", cfg, []*InstrDesc{store(StoreLine{Known: true, Offset: 4, Stride: 32, Bytes: 32})}, 1.5},
 	} {
 		r := run(t, c.cfg, c.block, iters)
 		if got := float64(r.Cycles) / iters; got < c.perIt || got > c.perIt*1.05+0.05 {
@@ -269,6 +275,9 @@ func TestStoreCommitCyclesPerIteration(t *testing.T) {
 		{"unknown", gc, []StoreLine{{}, {}, {}}, 3},
 		{"advancing 32 a store", gc, []StoreLine{{Known: true, Stride: 32}}, 0.5},
 		{"two lines a cycle", StoreCommit{LinesPerCycle: 2, StoresPerLine: 1}, at(0, 64, 128, 192), 2},
+		{"split, each alone", gc, []StoreLine{{Known: true, Offset: 48, Bytes: 32}, {Known: true, Offset: 112, Bytes: 32}}, 4},
+		{"split among stores to its lines", gc, []StoreLine{{Known: true, Offset: 0, Bytes: 8}, {Known: true, Offset: 60, Bytes: 8}, {Known: true, Offset: 72, Bytes: 8}}, 4},
+		{"split, two lines a cycle", StoreCommit{LinesPerCycle: 2, StoresPerLine: 2}, []StoreLine{{Known: true, Offset: 60, Bytes: 8}}, 1},
 		{"no limit", StoreCommit{}, at(0, 64), 0},
 	} {
 		if got := c.sc.CyclesPerIteration(c.lines, 64); got != c.want {
@@ -311,5 +320,44 @@ func TestExtraLatency(t *testing.T) {
 	bad.ExtraLatency = 1.5
 	if _, err := p.Run([]*InstrDesc{bad}, 10); err == nil {
 		t.Error("extra latency 1.5: no error")
+	}
+}
+
+// TestLoadSplit: a load that crosses a line in some iterations takes its
+// split uses as well there: four loads a copy on two load ports, every
+// one split (uses doubled) 4 cycles a copy, none 2; of two loads, one
+// split every other iteration (stride 32 from 48: 48, 80, 112, ...),
+// 2.5 uses an iteration on two ports. A split load keeps its latency.
+func TestLoadSplit(t *testing.T) {
+	const p23 = 1<<2 | 1<<3
+	load := func(dst int, split *LoadSplit) *InstrDesc {
+		return &InstrDesc{Uops: 1, Latency: 5, Uses: []Use{{Units: p23, Ticks: Scale}}, MayLoad: true, Writes: []Write{{Reg: dst, Latency: 5}}, LoadSplit: split}
+	}
+	cfg := skl()
+	cfg.NoAlias = true
+	steady := func(b []*InstrDesc) float64 {
+		return float64(run(t, cfg, b, 400).Cycles-run(t, cfg, b, 200).Cycles) / 200
+	}
+	more := []Use{{Units: p23, Ticks: Scale}}
+	var all, none []*InstrDesc
+	for i := 0; i < 4; i++ {
+		all = append(all, load(i, &LoadSplit{Offset: int64(64*i + 48), Bytes: 32, Uses: more}))
+		none = append(none, load(i, &LoadSplit{Offset: int64(64*i + 32), Bytes: 32, Uses: more}))
+	}
+	for _, c := range []struct {
+		name  string
+		block []*InstrDesc
+		want  float64
+	}{
+		{"every load split", all, 4},
+		{"none split", none, 2},
+		{"one split every other iteration", []*InstrDesc{load(0, &LoadSplit{Offset: 48, Stride: 32, Bytes: 32, Uses: more}), load(1, nil)}, 1.25},
+	} {
+		if got := steady(c.block); got != c.want {
+			t.Errorf("%s: %.3f cycles an iteration, want %.2f", c.name, got, c.want)
+		}
+	}
+	if got := steady([]*InstrDesc{{Uops: 1, Latency: 5, Uses: []Use{{Units: p23, Ticks: Scale}}, MayLoad: true, Reads: []Read{{Reg: 0}}, Writes: []Write{{Reg: 0, Latency: 5}}, LoadSplit: &LoadSplit{Offset: 60, Bytes: 8, Uses: more}}}); got != 5 {
+		t.Errorf("a split pointer chase: %.2f cycles a link, want its latency 5", got)
 	}
 }
