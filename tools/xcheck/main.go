@@ -50,6 +50,9 @@ type bench struct {
 	ATT     bool    `json:"-"`
 	Copies  int     `json:"copies"`
 	Reset   bool    `json:"-"` // kernels: pointers go back to their start every iteration
+	// Scratch are registers the snippet's key sets to the scratch buffer
+	// ("RSI=scratch": string forms, xlatb), which no operand names.
+	Scratch []int `json:"-"`
 	Portlab float64 `json:"portlab"`
 	// Filled in by the run.
 	Values []float64 `json:"xcheck_processes,omitempty"`
@@ -135,7 +138,10 @@ flags (after the mode): -processes 7 -batches 300|3000 -sample 200 -cpu N -o REP
 
 // sweepRow is what xcheck reads of a portlab bench result (one YAML document).
 type sweepRow struct {
-	Mode         string `yaml:"mode"`
+	Mode string `yaml:"mode"`
+	Key  struct {
+		RegisterInitialValues []string `yaml:"register_initial_values"`
+	} `yaml:"key"`
 	Error        string `yaml:"error"`
 	Measurements []struct {
 		Key        string  `yaml:"key"`
@@ -192,8 +198,16 @@ func readSweep(path string, sample int) ([]*bench, error) {
 			name += "'"
 		}
 		seen[name] = true
-		all = append(all, &bench{Name: name, Mode: r.Mode, Source: p.Source, ATT: p.Syntax == "att",
-			Copies: max(p.Copies, 1), Portlab: r.Measurements[0].PerSnippet + p.Subtracted})
+		b := &bench{Name: name, Mode: r.Mode, Source: p.Source, ATT: p.Syntax == "att",
+			Copies: max(p.Copies, 1), Portlab: r.Measurements[0].PerSnippet + p.Subtracted}
+		for _, v := range r.Key.RegisterInitialValues {
+			if reg, val, ok := strings.Cut(v, "="); ok && val == "scratch" {
+				if n := gpr(reg); n >= 0 {
+					b.Scratch = append(b.Scratch, n)
+				}
+			}
+		}
+		all = append(all, b)
 	}
 	if sample > 0 && len(all) > sample {
 		picked := make([]*bench, 0, sample)
@@ -556,6 +570,9 @@ func generate(bs []*bench, flags map[string]bool) string {
 		bases, indexes := addressRegisters(lines, bn.ATT)
 		if slices.ContainsFunc(lines, func(l string) bool { m := mnemonic(l); return m == "maskmovq" || strings.HasSuffix(m, "maskmovdqu") }) {
 			bases[7] = true // maskmov stores to [rdi], implicitly
+		}
+		for _, r := range bn.Scratch {
+			bases[r] = true // implicit pointers (string forms, xlatb): the key says which
 		}
 		var baseMask, zeroMask uint64 = 0, 1 << 2 // rdx: the high half of dividends
 		offs := make([]int, 16)

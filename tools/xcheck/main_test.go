@@ -294,3 +294,56 @@ func TestKernelPointersGoBack(t *testing.T) {
 	}
 	t.Errorf("%.4f cycles per copy (processes %.4f), want 1 within 3 %%", last.XCheck, last.Values)
 }
+
+// implicitYAML is a sweep row of a form that reads memory through an
+// implicit pointer: no operand names rsi, the key sets it to the scratch
+// buffer.
+const implicitYAML = `---
+mode: inverse_throughput
+key:
+  instructions:
+    - lodsw
+  register_initial_values:
+    - RSI=scratch
+error: ""
+measurements:
+  - key: inverse_throughput
+    value: 3
+    per_snippet_value: 3
+portlab:
+  form: lodsw
+  source: |
+    lodsw
+  syntax: intel
+  copies: 8
+  converged: true
+`
+
+// TestImplicitPointers: a register the key sets to the scratch buffer
+// (lodsw's rsi) points into it in the harness too, so the form runs
+// instead of faulting on the register's default value.
+func TestImplicitPointers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.yaml")
+	os.WriteFile(path, []byte(implicitYAML), 0o644)
+	bs, err := readSweep(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) != 1 || !slices.Equal(bs[0].Scratch, []int{6}) {
+		t.Fatalf("read %+v, want one row with rsi (6) a scratch register", bs)
+	}
+	if runtime.GOARCH != "amd64" || runtime.GOOS != "linux" {
+		t.Skip("the harness is x86-64 Linux code")
+	}
+	for _, tool := range []string{"gcc", "as"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed: cannot build the harness", tool)
+		}
+	}
+	if err := run(bs, options{processes: 1, batches: 20, cpu: runtime.NumCPU() - 1}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if bs[0].Err != "" || bs[0].XCheck <= 0 {
+		t.Errorf("lodsw: %q, %.3f cycles a copy; want it timed", bs[0].Err, bs[0].XCheck)
+	}
+}
