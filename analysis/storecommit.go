@@ -72,32 +72,8 @@ func storeBytes(x *Instr) int {
 	}
 	for _, o := range x.Form.Operands {
 		if o.Kind.IsMemory() && o.Access&(isa.Write|isa.CondWrite) != 0 {
-			return memoryBytes(o.Kind)
+			return modeldb.MemoryBytes(o.Kind)
 		}
-	}
-	return 0
-}
-
-// memoryBytes is how many bytes a memory operand kind covers (0 for
-// untyped memory and far pointers).
-func memoryBytes(k isa.Kind) int {
-	switch k {
-	case isa.KindM8:
-		return 1
-	case isa.KindM16, isa.KindM16B:
-		return 2
-	case isa.KindM32, isa.KindM32B:
-		return 4
-	case isa.KindM64, isa.KindM64B:
-		return 8
-	case isa.KindM80:
-		return 10
-	case isa.KindM128:
-		return 16
-	case isa.KindM256:
-		return 32
-	case isa.KindM512:
-		return 64
 	}
 	return 0
 }
@@ -221,7 +197,7 @@ func loadOperand(x *Instr) (isa.InstMem, int, bool) {
 	}
 	for _, o := range x.Form.Operands {
 		if o.Kind.IsMemory() && o.Access&isa.Read != 0 && !o.Kind.IsBroadcast() {
-			if bytes := memoryBytes(o.Kind); bytes > 0 {
+			if bytes := modeldb.MemoryBytes(o.Kind); bytes > 0 {
 				return out, bytes, true
 			}
 		}
