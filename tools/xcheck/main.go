@@ -98,6 +98,11 @@ func main() {
 			usage()
 		}
 		bs, err = readKernels(fs.Arg(0), fs.Args()[1:])
+	case "mixes":
+		if fs.NArg() != 1 {
+			usage()
+		}
+		bs, err = readMixes(fs.Arg(0), o.sample)
 	default:
 		usage()
 	}
@@ -127,10 +132,11 @@ func main() {
 // benchmark) fell inside one burst of the neighbour in most processes,
 // which then spread by a median 4.39 % (12 of 69 kernels within 1 %);
 // 3000 spread by 0.54 % (40 of 69), a minute for the 69 kernels.
-var defaultBatches = map[string]int{"forms": 300, "kernels": 3000}
+var defaultBatches = map[string]int{"forms": 300, "mixes": 300, "kernels": 3000}
 
 func usage() {
 	fmt.Fprintln(os.Stderr, `usage: go run ./tools/xcheck forms [flags] RESULTS.yaml
+       go run ./tools/xcheck mixes [flags] RESULTS.yaml
        go run ./tools/xcheck kernels [flags] VALIDATE.json KERNEL.s...
 flags (after the mode): -processes 7 -batches 300|3000 -sample 200 -cpu N -o REPORT.json -keep DIR`)
 	os.Exit(2)
@@ -155,7 +161,10 @@ type sweepRow struct {
 		Syntax    string `yaml:"syntax"`
 		Copies    int    `yaml:"copies"`
 		Converged *bool  `yaml:"converged"`
-		Mix       any    `yaml:"mix"`
+		Mix       []struct {
+			Form  string `yaml:"form"`
+			Count int    `yaml:"count"`
+		} `yaml:"mix"`
 		// Subtracted is what portlab took off the snippet's cycles for a
 		// helper that closes the chain (its value is the form's alone).
 		Subtracted float64 `yaml:"subtracted"`
@@ -181,7 +190,7 @@ func readSweep(path string, sample int) ([]*bench, error) {
 			return nil, fmt.Errorf("%s: document %d: %v", path, doc, err)
 		}
 		p := r.Portlab
-		if r.Error != "" || p.Source == "" || len(r.Measurements) == 0 || (p.Converged != nil && !*p.Converged) || p.Mix != nil {
+		if r.Error != "" || p.Source == "" || len(r.Measurements) == 0 || (p.Converged != nil && !*p.Converged) || len(p.Mix) > 0 {
 			continue
 		}
 		if r.Mode != "latency" && r.Mode != "inverse_throughput" {
@@ -208,6 +217,70 @@ func readSweep(path string, sample int) ([]*bench, error) {
 			}
 		}
 		all = append(all, b)
+	}
+	if sample > 0 && len(all) > sample {
+		picked := make([]*bench, 0, sample)
+		for i := 0; i < sample; i++ {
+			picked = append(picked, all[i*len(all)/sample])
+		}
+		all = picked
+	}
+	return all, nil
+}
+
+// readMixes reads the random mixes of a sweep (kind random-mix, the
+// validation draws of characterize and bench --mode random-mixes), one
+// row per mix named by its parts as portlab model eval names them
+// ("12*vpavgw ymm, ymm, ymm + 24*vpaddb ymm, ymm, ymm"), with portlab's
+// fastest converged measurement of it (the fastest of all where none
+// converged), and keeps at most sample of them, spread evenly.
+func readMixes(path string, sample int) ([]*bench, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	dec := yaml.NewDecoder(bufio.NewReaderSize(f, 1<<20))
+	byName := map[string]*bench{}
+	conv := map[string]bool{}
+	var order []string
+	for doc := 1; ; doc++ {
+		var r sweepRow
+		if err := dec.Decode(&r); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("%s: document %d: %v", path, doc, err)
+		}
+		p := r.Portlab
+		if p.Kind != "random-mix" || r.Error != "" || p.Source == "" || len(r.Measurements) == 0 || len(p.Mix) == 0 {
+			continue
+		}
+		var parts []string
+		for _, m := range p.Mix {
+			parts = append(parts, fmt.Sprintf("%d*%s", m.Count, m.Form))
+		}
+		name := strings.Join(parts, " + ")
+		v := r.Measurements[0].PerSnippet
+		c := p.Converged == nil || *p.Converged
+		old := byName[name]
+		if old == nil {
+			order = append(order, name)
+		} else if (conv[name] && !c) || (conv[name] == c && old.Portlab <= v) {
+			continue
+		}
+		b := &bench{Name: name, Mode: r.Mode, Source: p.Source, ATT: p.Syntax == "att", Copies: max(p.Copies, 1), Portlab: v}
+		for _, rv := range r.Key.RegisterInitialValues {
+			if reg, val, ok := strings.Cut(rv, "="); ok && val == "scratch" {
+				if n := gpr(reg); n >= 0 {
+					b.Scratch = append(b.Scratch, n)
+				}
+			}
+		}
+		byName[name], conv[name] = b, c
+	}
+	var all []*bench
+	for _, n := range order {
+		all = append(all, byName[n])
 	}
 	if sample > 0 && len(all) > sample {
 		picked := make([]*bench, 0, sample)

@@ -347,3 +347,82 @@ func TestImplicitPointers(t *testing.T) {
 		t.Errorf("lodsw: %q, %.3f cycles a copy; want it timed", bs[0].Err, bs[0].XCheck)
 	}
 }
+
+// mixYAML holds two measurements of one random mix (the second, faster
+// and converged, is the one to keep), a form row and a fit mix.
+const mixYAML = `---
+mode: inverse_throughput
+measurements:
+  - key: inverse_throughput
+    value: 0.5
+    per_snippet_value: 6.5
+portlab:
+  kind: random-mix
+  form: imul r64, r64
+  source: |
+    imul rax, rcx
+    add rdx, rbx
+  syntax: intel
+  copies: 16
+  converged: false
+  mix:
+    - form: imul r64, r64
+      count: 1
+    - form: add r64, r64
+      count: 1
+---
+mode: inverse_throughput
+measurements:
+  - key: inverse_throughput
+    value: 0.5
+    per_snippet_value: 1.01
+portlab:
+  kind: random-mix
+  form: imul r64, r64
+  source: |
+    imul rax, rcx
+    add rdx, rbx
+  syntax: intel
+  copies: 16
+  converged: true
+  mix:
+    - form: imul r64, r64
+      count: 1
+    - form: add r64, r64
+      count: 1
+---
+mode: inverse_throughput
+measurements:
+  - key: inverse_throughput
+    value: 1
+    per_snippet_value: 1
+portlab:
+  kind: fit-mix
+  form: imul r64, r64
+  source: |
+    imul rax, rcx
+  syntax: intel
+  copies: 16
+  converged: true
+  mix:
+    - form: imul r64, r64
+      count: 1
+`
+
+// TestReadMixes: one row per random mix, named by its parts as portlab
+// model eval names them, with its fastest converged measurement; fit
+// mixes and forms are not validation mixes.
+func TestReadMixes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.yaml")
+	os.WriteFile(path, []byte(mixYAML), 0o644)
+	bs, err := readMixes(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) != 1 || bs[0].Name != "1*imul r64, r64 + 1*add r64, r64" || bs[0].Portlab != 1.01 || bs[0].Copies != 16 {
+		t.Fatalf("read %+v, want the one random mix at 1.01 a copy", bs)
+	}
+	if rows, _ := readSweep(path, 0); len(rows) != 0 {
+		t.Errorf("forms mode read %d mix rows, want none", len(rows))
+	}
+}
