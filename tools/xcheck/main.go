@@ -44,15 +44,15 @@ var runtimeC string
 
 // A bench is one instruction sequence to time and what portlab read for it.
 type bench struct {
-	Name    string  `json:"name"`
-	Mode    string  `json:"mode,omitempty"`
-	Source  string  `json:"-"`
-	ATT     bool    `json:"-"`
-	Copies  int     `json:"copies"`
-	Reset   bool    `json:"-"` // kernels: pointers go back to their start every iteration
+	Name   string `json:"name"`
+	Mode   string `json:"mode,omitempty"`
+	Source string `json:"-"`
+	ATT    bool   `json:"-"`
+	Copies int    `json:"copies"`
+	Reset  bool   `json:"-"` // kernels: pointers go back to their start every iteration
 	// Scratch are registers the snippet's key sets to the scratch buffer
 	// ("RSI=scratch": string forms, xlatb), which no operand names.
-	Scratch []int `json:"-"`
+	Scratch []int   `json:"-"`
 	Portlab float64 `json:"portlab"`
 	// Filled in by the run.
 	Values []float64 `json:"xcheck_processes,omitempty"`
