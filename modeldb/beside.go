@@ -2,8 +2,10 @@ package modeldb
 
 import (
 	"fmt"
+
 	"maps"
 	"math"
+	"portlab/isa"
 	"slices"
 	"strings"
 )
@@ -138,4 +140,22 @@ func (b *builder) besideMulticycle(r *Pass) error {
 		r.Changes = append(r.Changes, "beside_multicycle_delay: "+besideDelayText(d))
 	}
 	return nil
+}
+
+// besideOf says what the model's beside_multicycle_delay does to entry e
+// (model show), "" where nothing: the rule takes one-cycle vector
+// register forms (analysis/beside.go).
+func (m *Model) besideOf(e *Entry) string {
+	if len(m.BesideMulticycleDelay) == 0 || math.Round(e.Latency) != 1 {
+		return ""
+	}
+	f, ok := isa.Lookup(e.Form)
+	if !ok || f.HasMemory() {
+		return ""
+	}
+	d := m.BesideMulticycleDelay[VectorDest(f)]
+	if d <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("up to +%s cycle(s) on its result beside independent vector work of %d cycles or more (all of it from 1.5 such instructions a cycle, none at 0.5; the model's beside_multicycle_delay)", FormatNum(d), BesideMinLatency)
 }

@@ -229,3 +229,26 @@ func (b *builder) lineSplits(r *Pass) error {
 	}
 	return nil
 }
+
+// lineSplitOf says what the model's load_line_split does to entry e
+// (model show), "" where nothing: a form that reads memory, by its
+// operand's class.
+func (m *Model) lineSplitOf(e *Entry) string {
+	if len(m.LoadLineSplit) == 0 {
+		return ""
+	}
+	f, ok := isa.Lookup(e.Form)
+	if !ok || f.Mnemonic == "lea" {
+		return ""
+	}
+	for _, o := range f.Operands {
+		if !o.Kind.IsMemory() || o.Access&isa.Read == 0 || o.Kind.IsBroadcast() {
+			continue
+		}
+		class := LineSplitClass(MemoryBytes(o.Kind))
+		if x := m.LoadLineSplit[class]; x > 1 {
+			return fmt.Sprintf("where its %d bytes cross a 64-byte line, it takes the load ports of %s %s times (the model's load_line_split)", MemoryBytes(o.Kind), LineSplitPlainLoad(class), FormatNum(x))
+		}
+	}
+	return ""
+}

@@ -132,3 +132,47 @@ func TestBuildMeasuresLineSplits(t *testing.T) {
 	}
 	wantPass(t, rep2, "line splits", false, "not measured: the base's load_line_split stays (gpr x2.00)")
 }
+
+// TestShowLineSplitAndBeside: model show says what load_line_split does
+// to a form that reads memory (by its operand's class) and what
+// beside_multicycle_delay does to a one-cycle vector register form, and
+// nothing for other forms or without the header.
+func TestShowLineSplitAndBeside(t *testing.T) {
+	src := `name: x
+isa: x86
+ports: ['0', '1']
+load_line_split: {gpr: 2.08, ymm: 2}
+beside_multicycle_delay: {xmm: 0.55}
+instruction_forms:
+  - {form: "add r64, m64", uops: 2, latency: 5, throughput: 0.5, port_pressure: [[1, '01']]}
+  - {form: "vaddps ymm, ymm, m256", uops: 2, latency: 10, throughput: 0.5, port_pressure: [[1, '01']]}
+  - {form: "vaddps xmm, xmm, m128", uops: 2, latency: 10, throughput: 0.5, port_pressure: [[1, '01']]}
+  - {form: "vpaddd xmm, xmm, xmm", uops: 1, latency: 1, throughput: 0.25, port_pressure: [[1, '01']]}
+  - {form: "vpaddd ymm, ymm, ymm", uops: 1, latency: 1, throughput: 0.25, port_pressure: [[1, '01']]}
+  - {form: "vmulps xmm, xmm, xmm", uops: 1, latency: 3, throughput: 0.5, port_pressure: [[1, '01']]}
+  - {form: "lea r64, m", uops: 1, latency: 1, throughput: 0.25, port_pressure: [[1, '01']]}
+`
+	m, err := Parse("x.yml", []byte(src), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for form, want := range map[string][2]string{
+		"add r64, m64":          {"line split   where its 8 bytes cross a 64-byte line, it takes the load ports of mov r64, m64 2.08 times", ""},
+		"vaddps ymm, ymm, m256": {"line split   where its 32 bytes cross", ""},
+		"vaddps xmm, xmm, m128": {"", ""},
+		"vpaddd xmm, xmm, xmm":  {"", "beside slow  up to +0.55 cycle(s) on its result beside independent vector work of 3 cycles or more"},
+		"vpaddd ymm, ymm, ymm":  {"", ""},
+		"vmulps xmm, xmm, xmm":  {"", ""},
+		"lea r64, m":            {"", ""},
+	} {
+		e, _ := m.Lookup(form)
+		var b strings.Builder
+		m.WriteEntry(&b, e)
+		got := b.String()
+		for i, label := range []string{"line split", "beside slow"} {
+			if want[i] == "" && strings.Contains(got, label) || want[i] != "" && !strings.Contains(got, want[i]) {
+				t.Errorf("%s: model show says\n%s\nwant %q for %s", form, got, want[i], label)
+			}
+		}
+	}
+}

@@ -115,8 +115,14 @@ func (m *Model) WriteEntry(w io.Writer, e *Entry) {
 	if s := m.lateForwardingOf(e); s != "" {
 		line("late fwd", "%s", s)
 	}
+	if s := m.besideOf(e); s != "" {
+		line("beside slow", "%s", s)
+	}
 	if s := m.loadAddressOf(e); s != "" {
 		line("by address", "%s", s)
+	}
+	if s := m.lineSplitOf(e); s != "" {
+		line("line split", "%s", s)
 	}
 	tp := FormatNum(e.Throughput) + " cycles"
 	if e.Throughput > 0 {
