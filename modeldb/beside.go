@@ -40,14 +40,23 @@ const besideShows = 0.1
 // BesideShare is the share of a width's BesideMulticycleDelay a block
 // gets at rate, its vector instructions of BesideMinLatency cycles or
 // more per cycle: none at half an instruction a cycle or less, all of it
-// at one and a half or more, linearly between. On the Zen 3 guest the
-// chains ran at their latency beside one such instruction every other
-// link; beside one a link at 1.27 (vmulps, vaddps, vcvtdq2ps) to 1.36
-// (vpsadbw, vpmuludq, vpmaddwd) a link, now and then at 1.00 in a whole
-// process; beside one and a half (psadbw_sum_sse) at 1.45, beside two at
-// 1.53. With a delay of 0.53 the line gives 1.00, 1.27, 1.53 and 1.53.
+// at two (where the delay is measured) or more, and between, a curve
+// that rises fast and flattens, 1 - ((2 - rate)/1.5)^2. On the Zen 3
+// guest the chains ran at their latency beside one such instruction
+// every other link (rate 0.5); beside one a link (rate 1) at 1.27
+// (vmulps, vaddps, vcvtdq2ps) to 1.36 (vpsadbw, vpmuludq, vpmaddwd) a
+// link, now and then at 1.00 in a whole process; at rate 1.5
+// (psadbw_sum_sse) at 1.45, at rate 2 at 1.53-1.55. With its delay of
+// 0.55 the curve gives 1.00, 1.31, 1.49 and 1.55.
 func BesideShare(rate float64) float64 {
-	return math.Max(0, math.Min(1, rate-0.5))
+	if rate <= 0.5 {
+		return 0
+	}
+	if rate >= 2 {
+		return 1
+	}
+	x := (2 - rate) / 1.5
+	return 1 - x*x
 }
 
 // besideDelayOf derives the delay per width from the chains beside two
@@ -157,5 +166,5 @@ func (m *Model) besideOf(e *Entry) string {
 	if d <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("up to +%s cycle(s) on its result beside independent vector work of %d cycles or more (all of it from 1.5 such instructions a cycle, none at 0.5; the model's beside_multicycle_delay)", FormatNum(d), BesideMinLatency)
+	return fmt.Sprintf("up to +%s cycle(s) on its result beside independent vector work of %d cycles or more (all of it from 2 such instructions a cycle, none at 0.5; the model's beside_multicycle_delay)", FormatNum(d), BesideMinLatency)
 }

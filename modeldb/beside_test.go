@@ -41,10 +41,11 @@ func TestBesideDelayFromMeasurements(t *testing.T) {
 }
 
 // TestBesideShare: none at half a multi-cycle instruction a cycle or
-// less, all from one and a half, linear between.
+// less, all from two, 1 - ((2 - rate)/1.5)^2 between: rising and
+// flattening, continuous at both ends.
 func TestBesideShare(t *testing.T) {
-	for rate, want := range map[float64]float64{0: 0, 0.5: 0, 1: 0.5, 1.25: 0.75, 1.5: 1, 2: 1, 6: 1} {
-		if got := BesideShare(rate); math.Abs(got-want) > 1e-12 {
+	for rate, want := range map[float64]float64{0: 0, 0.5: 0, 0.5 + 1e-9: 0, 1: 1 - 4.0/9, 1.25: 0.75, 1.5: 1 - 1.0/9, 2: 1, 6: 1} {
+		if got := BesideShare(rate); math.Abs(got-want) > 1e-8 {
 			t.Errorf("BesideShare(%g) = %g, want %g", rate, got, want)
 		}
 	}
