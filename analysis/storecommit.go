@@ -54,35 +54,38 @@ func (b *Builder) storeLines(k *Kernel) {
 			region = len(regions)
 			regions[key] = region
 		}
-		x.Desc.Line = pipeline.StoreLine{Known: true, Region: region, Offset: offset, Stride: stride, Bytes: storeBytes(x)}
-		if n, period := splitsOf(x.Desc.Line); n > 0 {
+		x.Desc.Line = pipeline.StoreLine{Known: true, Region: region, Offset: offset, Stride: stride, Bytes: accessBytes(x.Form, isa.Write|isa.CondWrite)}
+		if n, period := splitsOf(offset, stride, x.Desc.Line.Bytes); n > 0 {
 			k.Notes = append(k.Notes, fmt.Sprintf("%s crosses a cache line in %d of every %d iterations: it writes two lines there (the model's store_commit)", oneLine(x.Text), n, period))
 		}
 	}
 }
 
-// storeBytes is how many bytes a store writes through its memory
-// operand (0 when the form does not say: push and call write 8).
-func storeBytes(x *Instr) int {
-	if x.Form == nil {
+// accessBytes is how many bytes a form's memory operand with the given
+// access (isa.Read, or isa.Write|isa.CondWrite) covers: 0 for none,
+// untyped memory and broadcasts; push and call write 8.
+func accessBytes(f *isa.Form, acc isa.Access) int {
+	if f == nil {
 		return 0
 	}
-	if x.Form.Mnemonic == "push" || x.Form.Mnemonic == "call" {
+	if acc&isa.Write != 0 && (f.Mnemonic == "push" || f.Mnemonic == "call") {
 		return 8
 	}
-	for _, o := range x.Form.Operands {
-		if o.Kind.IsMemory() && o.Access&(isa.Write|isa.CondWrite) != 0 {
-			return modeldb.MemoryBytes(o.Kind)
+	for _, o := range f.Operands {
+		if o.Kind.IsMemory() && o.Access&acc != 0 && !o.Kind.IsBroadcast() {
+			if bytes := modeldb.MemoryBytes(o.Kind); bytes > 0 {
+				return bytes
+			}
 		}
 	}
 	return 0
 }
 
-// splitsOf counts the iterations of one period of a store's address
+// splitsOf counts the iterations of one period of an access's address
 // pattern (the line offset repeats every 64/gcd(stride, 64) iterations)
-// in which it crosses into the next line.
-func splitsOf(l pipeline.StoreLine) (n, period int) {
-	s := l.Stride % pipeline.LineBytes
+// in which its bytes cross into the next line.
+func splitsOf(offset, stride int64, bytes int) (n, period int) {
+	s := stride % pipeline.LineBytes
 	if s < 0 {
 		s += pipeline.LineBytes
 	}
@@ -91,7 +94,7 @@ func splitsOf(l pipeline.StoreLine) (n, period int) {
 		period = int(pipeline.LineBytes / gcd(s, pipeline.LineBytes))
 	}
 	for i := 0; i < period; i++ {
-		if l.Splits(i) {
+		if pipeline.CrossesLine(offset, stride, bytes, i) {
 			n++
 		}
 	}
@@ -145,8 +148,9 @@ func (b *Builder) loadSplits(k *Kernel) {
 		if !x.MayLoad || x.Form == nil || x.Form.Mnemonic == "lea" {
 			continue
 		}
-		mem, bytes, ok := loadOperand(x)
-		if !ok {
+		mem, ok := explicitMemory(x)
+		bytes := accessBytes(x.Form, isa.Read)
+		if !ok || bytes == 0 {
 			continue
 		}
 		class := modeldb.LineSplitClass(bytes)
@@ -158,7 +162,7 @@ func (b *Builder) loadSplits(k *Kernel) {
 		if !ok {
 			continue
 		}
-		n, period := splitsOf(pipeline.StoreLine{Known: true, Offset: offset, Stride: stride, Bytes: bytes})
+		n, period := splitsOf(offset, stride, bytes)
 		if n == 0 {
 			continue
 		}
@@ -180,10 +184,9 @@ func (b *Builder) loadSplits(k *Kernel) {
 	}
 }
 
-// loadOperand returns the memory operand a load reads and its bytes:
-// its only explicit memory operand, read by the form; false for implicit
-// ones (pop, string loads) and untyped memory.
-func loadOperand(x *Instr) (isa.InstMem, int, bool) {
+// explicitMemory returns an instruction's explicit memory operand; false
+// when it has none or several.
+func explicitMemory(x *Instr) (isa.InstMem, bool) {
 	var out isa.InstMem
 	n := 0
 	for _, a := range x.Inst.Args {
@@ -192,17 +195,7 @@ func loadOperand(x *Instr) (isa.InstMem, int, bool) {
 			n++
 		}
 	}
-	if n != 1 {
-		return out, 0, false
-	}
-	for _, o := range x.Form.Operands {
-		if o.Kind.IsMemory() && o.Access&isa.Read != 0 && !o.Kind.IsBroadcast() {
-			if bytes := modeldb.MemoryBytes(o.Kind); bytes > 0 {
-				return out, bytes, true
-			}
-		}
-	}
-	return out, 0, false
+	return out, n == 1
 }
 
 // storeOperand returns the memory operand a store writes: its only
@@ -212,15 +205,8 @@ func storeOperand(x *Instr) (isa.InstMem, bool) {
 	if x.Form != nil && (x.Form.Mnemonic == "push" || x.Form.Mnemonic == "call") {
 		return isa.InstMem{Base: isa.RSP, Scale: 1, Disp: -8}, true
 	}
-	var out isa.InstMem
-	n := 0
-	for _, a := range x.Inst.Args {
-		if a.Type == isa.OpMem {
-			out = a.Mem
-			n++
-		}
-	}
-	return out, n == 1 && x.Form != nil && x.Form.Mnemonic != "lea"
+	out, ok := explicitMemory(x)
+	return out, ok && x.Form != nil && x.Form.Mnemonic != "lea"
 }
 
 // increments returns what constant increments of register r add to it

@@ -3,7 +3,6 @@ package modeldb
 import (
 	"fmt"
 
-	"maps"
 	"math"
 	"portlab/isa"
 	"slices"
@@ -89,14 +88,7 @@ func besideDelayOf(runs map[string]*LateForwardRun, bound map[string]float64) ma
 // besideDelayText is the header as model diff and the build report
 // print it ("xmm +0.53, ymm +0.54"; "" for none).
 func besideDelayText(m map[string]float64) string {
-	if len(m) == 0 {
-		return ""
-	}
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, fmt.Sprintf("%s +%.2f", k, m[k]))
-	}
-	return strings.Join(parts, ", ")
+	return keyedText(m, func(d float64) string { return fmt.Sprintf("+%.2f", d) })
 }
 
 func validateBesideDelay(m map[string]float64) error {

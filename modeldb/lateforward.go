@@ -86,12 +86,15 @@ func lateForwardingOf(runs map[string]*LateForwardRun) map[string]int {
 // shape) as model diff, model show and the build report print them
 // ("ymm +1, zmm +2"; "" for none).
 func extraCyclesText(extra map[string]int) string {
-	if len(extra) == 0 {
-		return ""
-	}
+	return keyedText(extra, func(n int) string { return fmt.Sprintf("+%d", n) })
+}
+
+// keyedText prints a header map by sorted key, each value as format
+// writes it ("xmm +1, zmm +2"; "" for none).
+func keyedText[V any](m map[string]V, format func(V) string) string {
 	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(extra)) {
-		parts = append(parts, fmt.Sprintf("%s +%d", k, extra[k]))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, k+" "+format(m[k]))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"portlab/isa"
@@ -169,14 +168,7 @@ func lineSplitOf(runs map[string]*LineSplitRun, plain map[string]float64) map[st
 // lineSplitText is the header as model diff and the build report print
 // it ("xmm x2.00, ymm x2.00"; "" for none).
 func lineSplitText(m map[string]float64) string {
-	if len(m) == 0 {
-		return ""
-	}
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, fmt.Sprintf("%s x%s", k, strconv.FormatFloat(m[k], 'f', 2, 64)))
-	}
-	return strings.Join(parts, ", ")
+	return keyedText(m, func(x float64) string { return fmt.Sprintf("x%.2f", x) })
 }
 
 func validateLineSplit(m map[string]float64) error {

@@ -107,7 +107,7 @@ type LoadSplit struct {
 // Splits reports whether the load crosses into the next line in an
 // iteration.
 func (l *LoadSplit) Splits(iteration int) bool {
-	return StoreLine{Known: true, Offset: l.Offset, Stride: l.Stride, Bytes: l.Bytes}.Splits(iteration)
+	return CrossesLine(l.Offset, l.Stride, l.Bytes, iteration)
 }
 
 // StoreLine places a store for the store commit: in iteration i it writes
@@ -138,11 +138,17 @@ func (l StoreLine) lineOf(iteration int) (region int, line int64, ok bool) {
 // Splits reports whether the store crosses into the next line in an
 // iteration (it then writes two lines).
 func (l StoreLine) Splits(iteration int) bool {
-	if !l.Known || l.Bytes <= 1 {
+	return l.Known && CrossesLine(l.Offset, l.Stride, l.Bytes, iteration)
+}
+
+// CrossesLine reports whether bytes at offset + iteration*stride of a
+// line-aligned region cross into the next 64-byte line.
+func CrossesLine(offset, stride int64, bytes, iteration int) bool {
+	if bytes <= 1 {
 		return false
 	}
-	a := l.Offset + int64(iteration)*l.Stride
-	return floorDiv(a, LineBytes) != floorDiv(a+int64(l.Bytes)-1, LineBytes)
+	a := offset + int64(iteration)*stride
+	return floorDiv(a, LineBytes) != floorDiv(a+int64(bytes)-1, LineBytes)
 }
 
 func floorDiv(a, b int64) int64 {
