@@ -394,6 +394,7 @@ func (e *Engine) MeasureCalls(calls []Call, progress func(done int, m *Measureme
 			g.finish(g.index[k], m)
 		}
 	})
+	e.rejudge()
 	for c, call := range calls {
 		if passes[c] == nil {
 			continue
@@ -756,6 +757,15 @@ func (e *Engine) runGroups(groups []*groupRun, o Options, attempt func(*groupRun
 		var g *groupRun
 		if len(waiting) > 0 && (len(queue) == 0 || !time.Now().Before(waiting[0].readyAt)) {
 			g, waiting = waiting[0], waiting[1:]
+			if o.pastDeadline(later(time.Now(), g.readyAt)) {
+				// Its retry would start after the deadline: it ends
+				// with the jobs it has run.
+				e.Stats.Cut += len(g.ps)
+				e.complete(g, g.o)
+				g.l, g.reps = nil, nil
+				finish(g)
+				continue
+			}
 			if o.Idle != nil && time.Now().Before(g.readyAt) {
 				o.Idle(g.readyAt)
 			}
@@ -800,6 +810,14 @@ func (e *Engine) runGroups(groups []*groupRun, o Options, attempt func(*groupRun
 			finish(g)
 		}
 	}
+}
+
+// later returns the later of two times.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // attempt runs one job of a group. It says whether the group wants
@@ -986,23 +1004,56 @@ func (g *groupRun) split(conv []bool) *groupRun {
 }
 
 // Reference warm-up (establishReference): the jobs a run's throughput
-// canary reference needs before the engine judges any estimate against
-// it, and the most time it may take to get them.
+// canary reference needs before the engine's judgements against it are
+// final (rejudge holds earlier ones to the grown reference), and the most
+// time the warm-up may take to get them.
 const (
 	referenceNotes  = 8
 	referenceBudget = time.Second
 )
 
+// provisional is an estimate that converged against a young reference.
+type provisional struct {
+	m *Measurement
+	p *prepared
+	o Options
+}
+
+// rejudge judges the estimates that converged before the run's canary
+// reference had referenceNotes jobs behind each canary again, against
+// the reference as it is now (grown by every job of the call): those whose
+// canaries are off it are not converged after all, and a sweep measures
+// them again with its noisy results. A young reference is the warm-up's
+// when its budget ran out first (a second, or a quarter of the time left
+// to Options.Deadline), and it can be far off: on the Zen 3 guest with its
+// neighbour disturbing 70-99 % of repetitions (2026-11-29) one of `portlab
+// quick`'s calls judged 16 estimates against an add canary of 0.497
+// cycles from two jobs, where the call's later jobs put it at 0.249.
+func (e *Engine) rejudge() {
+	refs := e.refs.Values()
+	for _, pv := range e.provisional {
+		m := pv.m
+		if !m.Converged || m.Estimate.CanaryClear(refs) {
+			continue
+		}
+		m.Converged = false
+		m.Warnings = append(m.Warnings, "judged again once the run's canary reference had grown: "+notConverged(m.Estimate, pv.p, pv.o, refs))
+		e.Stats.Rejudged++
+	}
+	e.provisional = nil
+}
+
 // establishReference measures the throughput canary's own twelve adds,
 // eight snippets a round in jobs of their own, until the run's canary
 // reference has counted referenceNotes jobs or referenceBudget has
-// passed, before the engine's first measurement. Without it a run's first
-// estimates are judged against a reference of two jobs, or none: with
-// the Emerald Rapids guest's neighbour at its busiest (2026-11-27) a
-// sweep's helper round trips converged with the canary at 0.117 and 0.340
-// cycles an add (0.200 quiet) and read 3.957-3.968 cycles for 3.998, and
-// the first batch's results were judged against references of 0.253 and
-// 0.313. On a quiet host it is one round of eight one-job measurements.
+// passed (a quarter of the time left, before Options.Deadline), before
+// the engine's first measurement. Without it a run's first estimates are
+// judged against a reference of two jobs, or none: with the Emerald
+// Rapids guest's neighbour at its busiest (2026-11-27) a sweep's helper
+// round trips converged with the canary at 0.117 and 0.340 cycles an add
+// (0.200 quiet) and read 3.957-3.968 cycles for 3.998, and the first
+// batch's results were judged against references of 0.253 and 0.313. On
+// a quiet host it is one round of eight one-job measurements.
 func (e *Engine) establishReference(o Options) {
 	if e.referencing || e.referenced() {
 		return
@@ -1011,7 +1062,11 @@ func (e *Engine) establishReference(o Options) {
 	defer func() { e.referencing = false }()
 	snips, ro := referenceCall(o)
 	start, jobs := time.Now(), e.Stats.Jobs
-	for !e.referenced() && time.Since(start) < referenceBudget {
+	budget := referenceBudget
+	if !o.Deadline.IsZero() {
+		budget = min(budget, time.Until(o.Deadline)/4)
+	}
+	for !e.referenced() && time.Since(start) < budget {
 		e.MeasureAll(snips, ro, nil)
 	}
 	e.Stats.Reference += time.Since(start)
@@ -1067,6 +1122,9 @@ func (e *Engine) complete(g *groupRun, o Options) {
 		m.PerInstr = m.PerSnippet.Scale(1 / float64(p.instrs))
 		m.Uncertainty = est.Uncertainty / float64(p.instrs)
 		m.Converged = e.converged(est, p, o)
+		if m.Converged && !e.referencing && !e.referenced() {
+			e.provisional = append(e.provisional, provisional{m, p, o})
+		}
 		m.Canaries = perf.Canaries{Latency: est.LatCanary, Throughput: est.TpCanary, Vector: est.VecCanary, Load: est.LdCanary}
 		m.Reps, m.Clean = est.Reps, est.Reps-est.Disturbed
 		m.Clock.CyclesPerTick = est.CyclesPerTick

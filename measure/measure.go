@@ -115,6 +115,21 @@ type Options struct {
 	// clear, where the fastest is what the core can do and the median
 	// flips between levels (docs/method.md, "Passes").
 	FastestPass bool
+	// Deadline, when set, is when the engine stops giving estimates more
+	// jobs: no retry starts after it, and every snippet keeps the
+	// estimate of the jobs it has run (Measurement.Converged says whether
+	// that one is sure); the canary reference's warm-up takes at most a
+	// quarter of the time left to it. A snippet's first job always runs.
+	// `portlab quick` sets it from its time budget, so that its table
+	// comes in that time on a noisy host, the results that needed more
+	// jobs marked noisy.
+	Deadline time.Time
+}
+
+// pastDeadline reports whether a job that would start at t starts after
+// o.Deadline (never without one).
+func (o Options) pastDeadline(t time.Time) bool {
+	return !o.Deadline.IsZero() && t.After(o.Deadline)
 }
 
 func (o *Options) defaults(tscHz float64) {
@@ -182,6 +197,10 @@ type Engine struct {
 	refs perf.CanaryReferences
 	// referencing is set while establishReference measures.
 	referencing bool
+	// provisional are the converged estimates judged before the
+	// reference had referenceNotes jobs behind each canary: MeasureCalls
+	// judges them again before it returns (rejudge).
+	provisional []provisional
 	// Stats accounts for the engine's time, so a slow run can say whether
 	// it measured, assembled or waited for a quiet machine.
 	Stats EngineStats
@@ -263,6 +282,12 @@ type EngineStats struct {
 	// (Engine.establishReference).
 	Reference     time.Duration
 	ReferenceJobs int
+	// Rejudged counts the estimates that had converged against a young
+	// canary reference and did not against the run's later one (rejudge).
+	Rejudged int
+	// Cut counts the estimates that wanted another job when
+	// Options.Deadline had passed: they end with the jobs they had.
+	Cut int
 	// Moves counts the engine's moves to another CPU after a busy job
 	// (Engine.SetCPUs); JobsOn the jobs run on each CPU.
 	Moves  int
@@ -278,6 +303,12 @@ func (s EngineStats) String() string {
 	line := fmt.Sprintf("%d jobs (%d of them retries of disturbed ones): %v running, %v waiting before retries, %v assembling", s.Jobs, s.Retries, r(s.Running), r(s.Waiting), r(s.Assembling))
 	if s.ReferenceJobs > 0 {
 		line += fmt.Sprintf("; the canary reference took %d of the jobs and %v", s.ReferenceJobs, s.Reference.Round(10*time.Millisecond))
+	}
+	if s.Rejudged > 0 {
+		line += fmt.Sprintf("; %d estimates judged again against the grown canary reference and found noisy", s.Rejudged)
+	}
+	if s.Cut > 0 {
+		line += fmt.Sprintf("; %d estimates stopped at the time budget with the jobs they had", s.Cut)
 	}
 	if len(s.JobsOn) > 1 {
 		var on []string

@@ -597,6 +597,62 @@ func TestReferenceBeforeTheFirstEstimate(t *testing.T) {
 	}
 }
 
+// Past Options.Deadline no retry starts: every snippet keeps its first
+// job, those that wanted another are counted as cut and end unconverged,
+// and the canary reference's warm-up, which may take a quarter of the
+// time left, takes none.
+func TestDeadlineEndsRetries(t *testing.T) {
+	base, _ := hostEngine(t)
+	e := &Engine{Asm: base.Asm, Runner: jit.NewRunner(jit.DefaultCPU()), Host: base.Host}
+	t.Cleanup(func() { e.Runner.Close() })
+	// A tolerance no estimate meets: without the deadline each would run
+	// 1+MaxRetries jobs.
+	o := Options{Reps: 5, MaxRetries: 4, Group: 1, RelTol: 1e-12, AbsTol: 1e-15, Deadline: time.Now()}
+	ms := e.MeasureAll([]*Snippet{snippet(t, "add rax, rax"), snippet(t, "imul rax, rax")}, o, nil)
+	cut := 0
+	for _, m := range ms {
+		if m.Err != nil {
+			t.Fatal(m.Err)
+		}
+		if m.Reps != o.Reps {
+			t.Errorf("%q: %d repetitions, want one job's %d", m.Snippet.Source, m.Reps, o.Reps)
+		}
+		if !m.Converged {
+			cut++
+		}
+	}
+	if s := e.Stats; s.Cut != cut || s.Retries != 0 || s.ReferenceJobs != 0 || s.Jobs != len(ms) {
+		t.Errorf("stats %+v: want %d estimates cut, no retry, no warm-up job, %d jobs", s, cut, len(ms))
+	}
+	if cut > 0 && !strings.Contains(e.Stats.String(), "stopped at the time budget") {
+		t.Errorf("stats line %q does not say that estimates were cut", e.Stats.String())
+	}
+}
+
+// An estimate that converged while the canary reference was young is
+// judged again against the reference the run grew: off it by more than
+// perf.SiblingSlack, it is not converged after all and says why.
+func TestRejudgeAgainstTheGrownReference(t *testing.T) {
+	e := &Engine{}
+	for range referenceNotes {
+		e.refs.Note(perf.Estimate{TpCanary: 0.25, LatCanary: perf.LatCanaryExpected, Reps: 11})
+	}
+	slow := &Measurement{Converged: true, Estimate: perf.Estimate{Value: 12, TpCanary: 0.30, LatCanary: perf.LatCanaryExpected, Reps: 11}}
+	right := &Measurement{Converged: true, Estimate: perf.Estimate{Value: 12, TpCanary: 0.252, LatCanary: perf.LatCanaryExpected, Reps: 11}}
+	p := &prepared{instrs: 12}
+	e.provisional = []provisional{{slow, p, Options{RelTol: 0.005, AbsTol: 0.002}}, {right, p, Options{RelTol: 0.005, AbsTol: 0.002}}}
+	e.rejudge()
+	if slow.Converged || len(slow.Warnings) != 1 || !strings.Contains(slow.Warnings[0], "judged again") || !strings.Contains(slow.Warnings[0], "integer adds 0.300 for 0.250") {
+		t.Errorf("the estimate with its canary 20 %% slow: converged %v, warnings %q", slow.Converged, slow.Warnings)
+	}
+	if !right.Converged || len(right.Warnings) != 0 {
+		t.Errorf("the estimate with its canary right: converged %v, warnings %q", right.Converged, right.Warnings)
+	}
+	if e.Stats.Rejudged != 1 || len(e.provisional) != 0 || !strings.Contains(e.Stats.String(), "1 estimates judged again") {
+		t.Errorf("stats %+v, %d left provisional: want one rejudged, none left", e.Stats, len(e.provisional))
+	}
+}
+
 // With MinJobs every benchmark runs that many jobs before its convergence
 // is judged (more only while it has not converged, up to 1+MaxRetries),
 // and its recording holds every repetition of them, with the measured

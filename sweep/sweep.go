@@ -659,6 +659,9 @@ func remeasureNoisy(eng *measure.Engine, o Options, prior []*results.Benchmark, 
 		if round >= rounds && !(budgeted && moreRounds(round, time.Since(start), last, lastConverged, o.NoisyBudget)) {
 			break
 		}
+		if !o.NoisyUntil.IsZero() && time.Now().Add(pause).After(o.NoisyUntil) {
+			break // no round starts that its pause alone would take past NoisyUntil
+		}
 		todo := sum.noisy
 		sum.noisy = nil
 		began := time.Now()

@@ -100,6 +100,15 @@ func TestQuickRejectsArguments(t *testing.T) {
 	}
 }
 
+// quick's --budget is a duration, 0 or more: a negative one is refused
+// before anything is measured.
+func TestQuickRejectsNegativeBudget(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"quick", "--budget", "-1s"}, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "--budget -1s") || stdout.Len() != 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
+
 // --record FILE.gz writes the recordings gzip-compressed (perf reads them
 // back either way), --min-jobs runs every benchmark in that many jobs at
 // least, and a bad --min-jobs is refused before anything is measured.
