@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -96,6 +97,41 @@ func keys(m map[string]*Bench) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// A lea always has a displacement or an index: `lea r, [base]` is a
+// register copy to the core, which may eliminate it, so a stream or a mix
+// with one would time fewer leas than it holds.
+func TestLeaNeverCopiesABase(t *testing.T) {
+	bare := regexp.MustCompile(`lea \w+, \[\w+\]`)
+	lea := form(t, "lea r64, m")
+	var bs []*Bench
+	tp, err := Throughput(lea)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs = append(bs, tp)
+	for _, probe := range []string{"add r64, r64", "vaddpd ymm, ymm, ymm"} {
+		m, err := Mix(form(t, probe), lea, 3, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs = append(bs, m)
+	}
+	for _, b := range bs {
+		n := 0
+		for _, l := range lines(b) {
+			if strings.HasPrefix(l, "lea ") {
+				n++
+			}
+			if bare.MatchString(l) {
+				t.Errorf("%s: %q copies a register", b.Snippet.Info, l)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no lea in\n%s", b.Snippet.Info, b.Snippet.Source)
+		}
+	}
 }
 
 func TestThroughputStreams(t *testing.T) {
