@@ -50,6 +50,12 @@ func WriteText(w io.Writer, r *Report) error {
 			fmt.Fprintf(w, "%s: not measured: %v\n", row.Kernel, row.Measured.Err)
 		}
 	}
+	for _, row := range r.Rows {
+		if lo, hi, wide := row.Measured.Spread(); wide && row.Measured.Err == nil {
+			fmt.Fprintf(w, "%s: its %d passes read %.2f-%.2f cycles, the median kept (%.2f) %.0f%% above the fastest: it settles in a slower state in most passes here, or a neighbour was busy through them\n",
+				row.Kernel, len(row.Measured.Passes), lo, hi, row.Measured.Cycles, 100*(row.Measured.Cycles/lo-1))
+		}
+	}
 	fmt.Fprintf(w, "\n%-40s %5s %8s %8s %6s %8s  %s\n", "predictor", "n", "MAPE", "median", "tau", "<=10%", "worst")
 	for _, s := range r.Scores {
 		fmt.Fprintf(w, "%-40s %5d %7.1f%% %7.1f%% %6.3f %7d  %s\n", s.Predictor, s.N, s.MAPE, s.Median, s.Tau, s.Within10, strings.Join(s.Worst, ", "))
@@ -81,6 +87,7 @@ type jsonRow struct {
 	Measured    *float64                  `json:"measured_cycles"`
 	Error       string                    `json:"error,omitempty"`
 	Clean       int                       `json:"clean_repetitions"`
+	Passes      []float64                 `json:"passes,omitempty"` // cycles per iteration of each pass
 	Predictions map[string]jsonPrediction `json:"predictions"`
 }
 
@@ -112,6 +119,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 		} else {
 			v := row.Measured.Cycles
 			jr.Measured = &v
+			jr.Passes = row.Measured.Passes
 		}
 		for _, p := range r.Predictors {
 			pr := row.Predictions[p]

@@ -143,6 +143,35 @@ func TestReports(t *testing.T) {
 	}
 }
 
+// A kernel whose kept median is more than PassSpread above its fastest
+// pass is named under the table with its range, and the JSON carries
+// every pass; one whose median is near its fastest pass is not named,
+// however slow one disturbed pass read.
+func TestPassesThatDisagree(t *testing.T) {
+	r := &Report{Host: "test", Predictors: []string{"a"}, Rows: rows([]float64{2.5, 4}, map[string][]float64{"a": {2, 4}})}
+	r.Rows[0].Measured.Passes = []float64{2.2, 2.5, 3.3}
+	r.Rows[1].Measured.Passes = []float64{4, 4.6, 3.99}
+	r.Scores = []Score{score("a", r.Rows)}
+	if lo, hi, wide := r.Rows[0].Measured.Spread(); !wide || lo != 2.2 || hi != 3.3 {
+		t.Errorf("spread %v-%v (wide %v), want 2.2-3.3, wide", lo, hi, wide)
+	}
+	if _, _, wide := r.Rows[1].Measured.Spread(); wide {
+		t.Error("a median of 4 over passes of 3.99-4.6 called wide")
+	}
+	var b bytes.Buffer
+	if err := WriteText(&b, r); err != nil || !strings.Contains(b.String(), "a: its 3 passes read 2.20-3.30 cycles, the median kept (2.50) 14% above the fastest") || strings.Contains(b.String(), "b: its") {
+		t.Errorf("text: %v\n%s", err, b.String())
+	}
+	b.Reset()
+	if err := WriteJSON(&b, r); err != nil || !strings.Contains(b.String(), `"passes": [
+        2.2,
+        2.5,
+        3.3
+      ]`) {
+		t.Errorf("json: %v\n%s", err, b.String())
+	}
+}
+
 func TestLLVMMCAPeer(t *testing.T) {
 	if _, err := exec.LookPath("llvm-mca"); err != nil {
 		t.Skip("llvm-mca not installed")
