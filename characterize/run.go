@@ -531,7 +531,7 @@ func (r *run) kernels() error {
 		r.st.Notes["kernels"] = "no kernels given"
 		return nil
 	}
-	meas := validate.Measure(r.o.Engine, ks, measure.Options{Reps: 21, Passes: 5, MaxPasses: 9})
+	meas := validate.Measure(r.o.Engine, ks, measure.Options{Reps: 21, Passes: 5, MaxPasses: 9, LowerQuartilePass: true})
 	r.st.Kernels = nil
 	for i, m := range meas {
 		km := kernelMeasurement{Name: ks[i].Name, Cycles: m.Cycles, Min: m.Min, Max: m.Max, Clean: m.Clean, Reps: m.Reps, Warnings: m.Warnings}

@@ -782,3 +782,35 @@ func TestHostEngineCPUs(t *testing.T) {
 		t.Errorf("pinned to %d: CPUs %v", other, got)
 	}
 }
+
+// Of five passes the lower quartile is the second fastest, the median the
+// third; the median from the converged passes where two or more converged
+// and others did not, the lower quartile from every pass; the warning says
+// which was kept.
+func TestLowerQuartilePass(t *testing.T) {
+	passes := func(vals []float64, conv []bool) []*Measurement {
+		var ms []*Measurement
+		for i, v := range vals {
+			ms = append(ms, &Measurement{PerSnippet: perf.Stats{Median: v}, PerInstr: perf.Stats{Median: v}, Converged: conv[i], Worker: i})
+		}
+		return ms
+	}
+	all := []bool{true, true, true, true, true}
+	vals := []float64{3.3, 2.2, 2.5, 2.3, 3.1}
+	if m := quantilePass(passes(vals, all), 4, false, "the lower quartile"); m.PerSnippet.Median != 2.3 || len(m.PassMedians) != 5 ||
+		len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0], "kept the lower quartile") {
+		t.Errorf("lower quartile: %v, passes %v, warnings %q; want 2.3 of five", m.PerSnippet.Median, m.PassMedians, m.Warnings)
+	}
+	if m := medianPass(passes(vals, all)); m.PerSnippet.Median != 2.5 {
+		t.Errorf("median: %v, want 2.5", m.PerSnippet.Median)
+	}
+	// 2.2 and 2.3 did not converge: the median's pool is 2.5, 3.1, 3.3;
+	// the lower quartile's is every pass.
+	part := []bool{true, false, true, false, true}
+	if m := medianPass(passes(vals, part)); m.PerSnippet.Median != 3.1 || !strings.Contains(m.Warnings[0], "kept the median of the 3 that converged") {
+		t.Errorf("median of the converged: %v (%q), want 3.1", m.PerSnippet.Median, m.Warnings)
+	}
+	if m := quantilePass(passes(vals, part), 4, false, "the lower quartile"); m.PerSnippet.Median != 2.3 {
+		t.Errorf("lower quartile of every pass: %v, want 2.3", m.PerSnippet.Median)
+	}
+}

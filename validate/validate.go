@@ -77,29 +77,29 @@ func LoadFS(fsys fs.FS, paths []string, opt input.Options) ([]*Kernel, error) {
 
 // Measured is a kernel's measured steady-state cost.
 type Measured struct {
-	Cycles   float64 // cycles per iteration (median over clean repetitions)
+	Cycles   float64 // cycles per iteration (the kept pass's estimate)
 	Min, Max float64
 	Clean    int
 	Reps     int
 	// Passes are the cycles per iteration of each pass (each in a worker
-	// process of its own; Cycles is their median), when there were
-	// several.
+	// process of its own; Cycles is the lower-quartile one), when there
+	// were several.
 	Passes   []float64
 	Warnings []string
 	Err      error
 }
 
-// PassSpread is how far above its fastest pass a kernel's kept median
-// may be before the report names it: on the Zen 3 guest with a busy
-// neighbour (2026-11-29) 30 of the 57 kernels had a pass 5 % slower than
-// their fastest, most of them one disturbed pass; in 11 the median was
-// (gcc_cmul_ymm 1.85-3.40 cycles by pass, the median 3.38;
-// mixed_int_fp_tput 3.93-6.10, 6.09), and xcheck's processes read those
-// near the fastest pass.
+// PassSpread is how far above its fastest pass a kernel's kept pass (the
+// lower quartile, measure.Options.LowerQuartilePass) may be before the
+// report names it: on the Zen 3 guest with a busy neighbour (2026-11-29)
+// 30 of the 57 kernels had a pass 5 % slower than their fastest, most of
+// them one disturbed pass; in 11 the median was (gcc_cmul_ymm 1.85-3.40
+// cycles by pass, the median 3.38; mixed_int_fp_tput 3.93-6.10, 6.09),
+// and xcheck's processes read those near the fastest pass.
 const PassSpread = 0.05
 
-// Spread returns the fastest and slowest pass, and whether the kept
-// median is more than PassSpread above the fastest.
+// Spread returns the fastest and slowest pass, and whether the kept pass
+// is more than PassSpread above the fastest.
 func (m Measured) Spread() (lo, hi float64, wide bool) {
 	if len(m.Passes) < 2 {
 		return 0, 0, false

@@ -29,8 +29,8 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	hex := fs.Bool("hex", false, "kernel files are hex-encoded blocks, one per line")
 	cpu := fs.Int("cpu", -1, cpuFlagHelp)
 	reps := fs.Int("repetitions", 21, "repetitions per kernel measurement")
-	passes := fs.Int("passes", 5, "measure every kernel in this many passes over all of them and keep the median pass (vector code runs slower or faster than its calibration in stretches on some hosts)")
-	maxPasses := fs.Int("max-passes", 15, "kernels whose passes disagree by more than 2 % get more passes, up to this many in all (the median of all is kept)")
+	passes := fs.Int("passes", 5, "measure every kernel in this many passes over all of them, each in a worker process of its own, and keep the lower-quartile pass (a process can settle in a slower state of some code)")
+	maxPasses := fs.Int("max-passes", 15, "kernels whose passes disagree by more than 2 % get more passes, up to this many in all (the lower quartile of all is kept)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: portlab validate [--model M] [--peer llvm-mca[=PATH]] [--json] [--html F] KERNELS...")
 		fs.PrintDefaults()
@@ -97,7 +97,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	start := time.Now()
-	rep := validate.Run(eng, ks, preds, measure.Options{Reps: *reps, Passes: *passes, MaxPasses: *maxPasses}, fmt.Sprintf("%s (%s)", info.Microarch, info.Signature()))
+	rep := validate.Run(eng, ks, preds, measure.Options{Reps: *reps, Passes: *passes, MaxPasses: *maxPasses, LowerQuartilePass: true}, fmt.Sprintf("%s (%s)", info.Microarch, info.Signature()))
 	fmt.Fprintf(stderr, "portlab validate: %d kernels measured and predicted in %v\n", len(ks), time.Since(start).Round(time.Millisecond))
 	rep.Command = commandLine("validate", args)
 	if *htmlOut != "" {
