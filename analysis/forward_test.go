@@ -100,3 +100,44 @@ instruction_forms:
 		}
 	}
 }
+
+// TestReadModifyWriteChains: a read-modify-write of an address reads what
+// the last store to it wrote, its own an iteration before included: four
+// of four addresses run at the chain's link (the entry's latency from
+// memory to memory), not at the ports' 2 cycles; two of one address an
+// iteration at two links; after a plain store to the address, which
+// breaks the chain every iteration, at the ports' pace. Measured on the Zen 3 guest
+// (testdata/experiments/memory_mixes.s): four 6.5-6.6 cycles, two links
+// of eight addresses 17.5-18.1. Without the model's round trip (llvm-mca's
+// models) nothing waits.
+func TestReadModifyWriteChains(t *testing.T) {
+	const forms = `instruction_forms:
+  - {form: "add m64, imm8", uops: 2, latency: 6, latencies: [{from: 'mem', to: 'mem', cycles: 6.13}], throughput: 0.5, port_pressure: [[1, ['LD']], [1, ['ST']]], flags: [may-load, may-store]}
+  - {form: "mov m64, r64", uops: 1, latency: 1, throughput: 0.5, port_pressure: [[1, ['ST']]], flags: [may-store]}
+`
+	four := "add qword ptr [rdx], 1\nadd qword ptr [rdx+8], 1\nadd qword ptr [rdx+16], 1\nadd qword ptr [rdx+24], 1\n"
+	for _, c := range []struct {
+		fwd  float64
+		src  string
+		want float64
+	}{
+		{6, four, 6},
+		{6, "add qword ptr [rdx], 1\nadd qword ptr [rdx+8], 1\nadd qword ptr [rdx], 1\nadd qword ptr [rdx+8], 1\n", 12},
+		// The plain store overwrites the address each iteration: no chain.
+		{6, "mov qword ptr [rdx], rax\nadd qword ptr [rdx], 1\n", 2},
+		{0, four, 4},
+	} {
+		model := "name: rmw\nisa: x86\ndispatched_uops_per_cycle: 6\nports: ['LD', 'ST']\nload_latency: {gpr: 4}\n"
+		if c.fwd > 0 {
+			model += fmt.Sprintf("store_to_load_forward_latency: %g\n", c.fwd)
+		}
+		m, err := modeldb.Parse("rmw.yml", []byte(model+forms), modeldb.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, region := staticOf(t, m, c.src)
+		if got := simulate(t, m, region, 400); math.Abs(got-c.want) > 0.03*c.want {
+			t.Errorf("round trip %g, %q: simulated %.3f cycles/iteration, want %.2f", c.fwd, c.src, got, c.want)
+		}
+	}
+}

@@ -111,23 +111,32 @@ func (b *Builder) forwardMemory(k *Kernel) {
 		return
 	}
 	slots := map[string]int{}
+	slotOf := func(key string) (int, bool) {
+		slot, ok := slots[key]
+		if !ok {
+			if len(slots) == unitCarry-unitMem {
+				return 0, false
+			}
+			slot = len(slots)
+			slots[key] = slot
+		}
+		return unitMem + slot, true
+	}
 	for j, ld := range k.Instrs {
-		if ld.MayStore { // read-modify-write: its own store follows the load
+		if ld.MayStore {
+			if ld.MayLoad {
+				b.chainReadModifyWrite(k, j, fwd, slotOf)
+			}
 			continue
 		}
 		i, _, ok := k.forwardingStore(j)
 		if !ok {
 			continue
 		}
-		slot, ok := slots[ld.memKey]
+		u, ok := slotOf(ld.memKey)
 		if !ok {
-			if len(slots) == unitCarry-unitMem {
-				continue
-			}
-			slot = len(slots)
-			slots[ld.memKey] = slot
+			continue
 		}
-		u := unitMem + slot
 		through := forwardCycles(b.storeRoundTrip(k.Instrs[i].Form, fwd))
 		st := &k.Instrs[i].Desc
 		if !writesUnit(st, u) {
@@ -140,6 +149,60 @@ func (b *Builder) forwardMemory(k *Kernel) {
 		}
 		ld.Desc.Reads = append(ld.Desc.Reads, pipeline.Read{Reg: u})
 	}
+}
+
+// chainReadModifyWrite links a read-modify-write at j to the store it
+// reads from (forwardingStore: an earlier one to the same address, or
+// itself an iteration before): it waits for that store's memory unit and
+// writes the unit itself, ready its measured latency from memory to
+// memory after it issues (else the round trip fwd and a cycle). Code
+// that updates one address every iteration (a counter in memory) runs at
+// that chain's pace, not its ports': on the Zen 3 guest four `add
+// qword ptr [rdx+8*i], 1` an iteration ran at 6.6 cycles, the model's
+// `add m64, imm8` latency 6.13 (`portlab validate --no-peers
+// testdata/experiments/memory_mixes.s`), where the ports allow 2.00. A
+// plain store it reads from is ready when it issues (the store's part of
+// the round trip is not counted there).
+func (b *Builder) chainReadModifyWrite(k *Kernel, j int, fwd float64, slotOf func(string) (int, bool)) {
+	rmw := k.Instrs[j]
+	if rmw.memKey == "" {
+		return
+	}
+	i, _, ok := k.forwardingStore(j)
+	if !ok {
+		return
+	}
+	u, ok := slotOf(rmw.memKey)
+	if !ok {
+		return
+	}
+	lat := fwd + 1
+	if rmw.Form != nil {
+		if e, ok := lookupEntry(b.Model, rmw.Form.Name()); ok {
+			for _, l := range e.Latencies {
+				if l.From == "mem" && l.To == "mem" && l.Cycles > 0 {
+					lat = l.Cycles
+				}
+			}
+		}
+	}
+	// Its own write: the chain's link (raised, where an earlier read-
+	// modify-write of the address gave it a plain store's write already).
+	c := max(1, roundCycles(lat))
+	found := false
+	for w := range rmw.Desc.Writes {
+		if rmw.Desc.Writes[w].Reg == u {
+			rmw.Desc.Writes[w].Latency = max(rmw.Desc.Writes[w].Latency, c)
+			found = true
+		}
+	}
+	if !found {
+		rmw.Desc.Writes = append(rmw.Desc.Writes, pipeline.Write{Reg: u, Latency: c})
+	}
+	if st := &k.Instrs[i].Desc; !writesUnit(st, u) {
+		st.Writes = append(st.Writes, pipeline.Write{Reg: u})
+	}
+	rmw.Desc.Reads = append(rmw.Desc.Reads, pipeline.Read{Reg: u})
 }
 
 // storeRoundTrip is the store-to-load round trip of store form f: its

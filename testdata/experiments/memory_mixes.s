@@ -1,0 +1,211 @@
+.intel_syntax noprefix
+# Loads beside stores and read-modify-writes, and read-modify-writes of
+# the same addresses every iteration. Loads read 16 slots of two lines
+# from rsi, stores and read-modify-writes write rdx's slots (another 8 KiB
+# slot of the scratch, testdata/kernels/README.md). A kernel's body runs
+# again and again on the same addresses, so a read-modify-write of an
+# address reads what the same instruction wrote one iteration before:
+# a chain through memory, whose links are the store-to-load forwarding
+# latency and the operation. Each region is one kernel for `portlab
+# validate --no-peers testdata/experiments/memory_mixes.s`; docs/models.md
+# ("Read-modify-writes of one address chain through memory", "Known
+# limits") has what the Zen 3 guest ran: loads beside stores and
+# read-modify-writes as the model has them; read-modify-writes of one
+# address an iteration at the chain's link (about 6.5 cycles), slower
+# with more chains at once.
+
+# loads24: 24 loads, three a cycle
+# LLVM-MCA-BEGIN loads24
+	mov r8, qword ptr [rsi+0]
+	mov r9, qword ptr [rsi+8]
+	mov r10, qword ptr [rsi+16]
+	mov r11, qword ptr [rsi+24]
+	mov r8, qword ptr [rsi+32]
+	mov r9, qword ptr [rsi+40]
+	mov r10, qword ptr [rsi+48]
+	mov r11, qword ptr [rsi+56]
+	mov r8, qword ptr [rsi+64]
+	mov r9, qword ptr [rsi+72]
+	mov r10, qword ptr [rsi+80]
+	mov r11, qword ptr [rsi+88]
+	mov r8, qword ptr [rsi+96]
+	mov r9, qword ptr [rsi+104]
+	mov r10, qword ptr [rsi+112]
+	mov r11, qword ptr [rsi+120]
+	mov r8, qword ptr [rsi+0]
+	mov r9, qword ptr [rsi+8]
+	mov r10, qword ptr [rsi+16]
+	mov r11, qword ptr [rsi+24]
+	mov r8, qword ptr [rsi+32]
+	mov r9, qword ptr [rsi+40]
+	mov r10, qword ptr [rsi+48]
+	mov r11, qword ptr [rsi+56]
+# LLVM-MCA-END loads24
+
+# loads24_stores8: 24 loads and 8 stores to one line
+# LLVM-MCA-BEGIN loads24_stores8
+	mov r8, qword ptr [rsi+0]
+	mov r9, qword ptr [rsi+8]
+	mov r10, qword ptr [rsi+16]
+	mov qword ptr [rdx+0], rax
+	mov r11, qword ptr [rsi+24]
+	mov r8, qword ptr [rsi+32]
+	mov r9, qword ptr [rsi+40]
+	mov qword ptr [rdx+8], rax
+	mov r10, qword ptr [rsi+48]
+	mov r11, qword ptr [rsi+56]
+	mov r8, qword ptr [rsi+64]
+	mov qword ptr [rdx+16], rax
+	mov r9, qword ptr [rsi+72]
+	mov r10, qword ptr [rsi+80]
+	mov r11, qword ptr [rsi+88]
+	mov qword ptr [rdx+24], rax
+	mov r8, qword ptr [rsi+96]
+	mov r9, qword ptr [rsi+104]
+	mov r10, qword ptr [rsi+112]
+	mov qword ptr [rdx+32], rax
+	mov r11, qword ptr [rsi+120]
+	mov r8, qword ptr [rsi+0]
+	mov r9, qword ptr [rsi+8]
+	mov qword ptr [rdx+40], rax
+	mov r10, qword ptr [rsi+16]
+	mov r11, qword ptr [rsi+24]
+	mov r8, qword ptr [rsi+32]
+	mov qword ptr [rdx+48], rax
+	mov r9, qword ptr [rsi+40]
+	mov r10, qword ptr [rsi+48]
+	mov r11, qword ptr [rsi+56]
+	mov qword ptr [rdx+56], rax
+# LLVM-MCA-END loads24_stores8
+
+# loads24_rmw8: 24 loads and 8 read-modify-writes of 8 addresses of one line
+# LLVM-MCA-BEGIN loads24_rmw8
+	mov r8, qword ptr [rsi+0]
+	mov r9, qword ptr [rsi+8]
+	mov r10, qword ptr [rsi+16]
+	add qword ptr [rdx+0], rax
+	mov r11, qword ptr [rsi+24]
+	mov r8, qword ptr [rsi+32]
+	mov r9, qword ptr [rsi+40]
+	add qword ptr [rdx+8], rax
+	mov r10, qword ptr [rsi+48]
+	mov r11, qword ptr [rsi+56]
+	mov r8, qword ptr [rsi+64]
+	add qword ptr [rdx+16], rax
+	mov r9, qword ptr [rsi+72]
+	mov r10, qword ptr [rsi+80]
+	mov r11, qword ptr [rsi+88]
+	add qword ptr [rdx+24], rax
+	mov r8, qword ptr [rsi+96]
+	mov r9, qword ptr [rsi+104]
+	mov r10, qword ptr [rsi+112]
+	add qword ptr [rdx+32], rax
+	mov r11, qword ptr [rsi+120]
+	mov r8, qword ptr [rsi+0]
+	mov r9, qword ptr [rsi+8]
+	add qword ptr [rdx+40], rax
+	mov r10, qword ptr [rsi+16]
+	mov r11, qword ptr [rsi+24]
+	mov r8, qword ptr [rsi+32]
+	add qword ptr [rdx+48], rax
+	mov r9, qword ptr [rsi+40]
+	mov r10, qword ptr [rsi+48]
+	mov r11, qword ptr [rsi+56]
+	add qword ptr [rdx+56], rax
+# LLVM-MCA-END loads24_rmw8
+
+# rmw4: 4 read-modify-writes of 4 addresses: 4 chains through memory, a link an iteration
+# LLVM-MCA-BEGIN rmw4
+	add qword ptr [rdx+0], 1
+	add qword ptr [rdx+8], 1
+	add qword ptr [rdx+16], 1
+	add qword ptr [rdx+24], 1
+# LLVM-MCA-END rmw4
+
+# rmw8: 8 read-modify-writes of 8 addresses: 8 chains through memory, a link an iteration
+# LLVM-MCA-BEGIN rmw8
+	add qword ptr [rdx+0], 1
+	add qword ptr [rdx+8], 1
+	add qword ptr [rdx+16], 1
+	add qword ptr [rdx+24], 1
+	add qword ptr [rdx+32], 1
+	add qword ptr [rdx+40], 1
+	add qword ptr [rdx+48], 1
+	add qword ptr [rdx+56], 1
+# LLVM-MCA-END rmw8
+
+# rmw16: 16 read-modify-writes of 16 addresses: 16 chains through memory, a link an iteration
+# LLVM-MCA-BEGIN rmw16
+	add qword ptr [rdx+0], 1
+	add qword ptr [rdx+8], 1
+	add qword ptr [rdx+16], 1
+	add qword ptr [rdx+24], 1
+	add qword ptr [rdx+32], 1
+	add qword ptr [rdx+40], 1
+	add qword ptr [rdx+48], 1
+	add qword ptr [rdx+56], 1
+	add qword ptr [rdx+64], 1
+	add qword ptr [rdx+72], 1
+	add qword ptr [rdx+80], 1
+	add qword ptr [rdx+88], 1
+	add qword ptr [rdx+96], 1
+	add qword ptr [rdx+104], 1
+	add qword ptr [rdx+112], 1
+	add qword ptr [rdx+120], 1
+# LLVM-MCA-END rmw16
+
+# rmw32: 32 read-modify-writes of 32 addresses: 32 chains through memory, a link an iteration
+# LLVM-MCA-BEGIN rmw32
+	add qword ptr [rdx+0], 1
+	add qword ptr [rdx+8], 1
+	add qword ptr [rdx+16], 1
+	add qword ptr [rdx+24], 1
+	add qword ptr [rdx+32], 1
+	add qword ptr [rdx+40], 1
+	add qword ptr [rdx+48], 1
+	add qword ptr [rdx+56], 1
+	add qword ptr [rdx+64], 1
+	add qword ptr [rdx+72], 1
+	add qword ptr [rdx+80], 1
+	add qword ptr [rdx+88], 1
+	add qword ptr [rdx+96], 1
+	add qword ptr [rdx+104], 1
+	add qword ptr [rdx+112], 1
+	add qword ptr [rdx+120], 1
+	add qword ptr [rdx+128], 1
+	add qword ptr [rdx+136], 1
+	add qword ptr [rdx+144], 1
+	add qword ptr [rdx+152], 1
+	add qword ptr [rdx+160], 1
+	add qword ptr [rdx+168], 1
+	add qword ptr [rdx+176], 1
+	add qword ptr [rdx+184], 1
+	add qword ptr [rdx+192], 1
+	add qword ptr [rdx+200], 1
+	add qword ptr [rdx+208], 1
+	add qword ptr [rdx+216], 1
+	add qword ptr [rdx+224], 1
+	add qword ptr [rdx+232], 1
+	add qword ptr [rdx+240], 1
+	add qword ptr [rdx+248], 1
+# LLVM-MCA-END rmw32
+
+# rmw8_twice: 16 read-modify-writes of 8 addresses: two links of each chain an iteration
+# LLVM-MCA-BEGIN rmw8_twice
+	add qword ptr [rdx+0], 1
+	add qword ptr [rdx+8], 1
+	add qword ptr [rdx+16], 1
+	add qword ptr [rdx+24], 1
+	add qword ptr [rdx+32], 1
+	add qword ptr [rdx+40], 1
+	add qword ptr [rdx+48], 1
+	add qword ptr [rdx+56], 1
+	add qword ptr [rdx+0], 1
+	add qword ptr [rdx+8], 1
+	add qword ptr [rdx+16], 1
+	add qword ptr [rdx+24], 1
+	add qword ptr [rdx+32], 1
+	add qword ptr [rdx+40], 1
+	add qword ptr [rdx+48], 1
+	add qword ptr [rdx+56], 1
+# LLVM-MCA-END rmw8_twice
