@@ -306,15 +306,25 @@ func slot(n int, store bool, size int) int64 {
 const rmwSlots = 32
 
 // rmwSlot returns the displacement of slot n of a read-modify-write
-// operand of size bytes in RMW region r: stores' region, consecutive
-// operand-sized slots, at least 8 bytes apart. Region 0 is the one of a
-// form alone; in a mix every read-modify-write stream has a region of its
-// own (its position, stream.pos), so that two such forms never chain through one
-// another's slots.
+// operand of size bytes in RMW region r: consecutive operand-sized slots,
+// at least 8 bytes apart, from rmwBase. Region 0 is the one of a form
+// alone; in a mix every read-modify-write stream has a region of its own
+// (its position, stream.pos), so that two such forms never chain through
+// one another's slots.
 func rmwSlot(n, size, r int) int64 {
 	stride := max(size, 8)
-	return 2048 + int64(stride*(r*rmwSlots+n%rmwSlots))
+	return rmwBase + int64(stride*(r*rmwSlots+n%rmwSlots))
 }
+
+// rmwBase is where read-modify-write slots start: past the plain stores'
+// (slot: 2048 and up to 256 bytes on), so that a mix's stores never write
+// what its read-modify-writes read, which made them a store-to-load
+// forwarding experiment rather than a port-conflict one. Both started at
+// 2048 once: on the Zen 3 guest 32 `add m64, imm8` and 24 `mov m64, r64`
+// a copy, the stores on the read-modify-writes' slots, ran at 42.95
+// cycles, on slots apart at 48.0 (the model's 48.00; `portlab validate
+// --no-peers` on the two layouts, two runs, 2026-11-29).
+const rmwBase = 2048 + 512
 
 // chainsThroughMemory reports whether f's instances on one slot form a
 // chain through memory (a read-modify-write form other than a string
