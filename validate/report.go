@@ -152,8 +152,9 @@ func WriteJSON(w io.Writer, r *Report) error {
 func scatter(r *Report, pred string) template.HTML {
 	const W, pad = 440.0, 50.0
 	type pt struct {
-		x, y float64
-		k    string
+		x, y   float64
+		k      string
+		lo, hi float64 // the kernel's fastest and slowest pass (0: one pass)
 	}
 	var pts []pt
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -162,9 +163,14 @@ func scatter(r *Report, pred string) template.HTML {
 		if row.Measured.Err != nil || p.Err != nil || row.Measured.Cycles <= 0 || p.Cycles <= 0 {
 			continue
 		}
-		pts = append(pts, pt{row.Measured.Cycles, p.Cycles, row.Kernel})
+		q := pt{x: row.Measured.Cycles, y: p.Cycles, k: row.Kernel}
+		q.lo, q.hi, _ = row.Measured.Spread()
+		pts = append(pts, q)
 		lo = math.Min(lo, math.Min(row.Measured.Cycles, p.Cycles))
 		hi = math.Max(hi, math.Max(row.Measured.Cycles, p.Cycles))
+		if q.lo > 0 {
+			lo, hi = math.Min(lo, q.lo), math.Max(hi, q.hi)
+		}
 	}
 	if len(pts) == 0 {
 		return template.HTML("<p>no kernel predicted</p>")
@@ -172,7 +178,7 @@ func scatter(r *Report, pred string) template.HTML {
 	// The title (the predictor) and the legend are wrapped to the width
 	// (13 px bold and 11 px sans-serif: about 7.8 and 6.4 px a character).
 	title := figure.Words(pred, int(math.Floor((W-12)/7.8)))
-	legend := figure.Words(fmt.Sprintf("%d kernels · green line: predicted = measured, band ±10%% · red: off by more than 10%%", len(pts)), int(math.Floor((W-12)/6.4)))
+	legend := figure.Words(fmt.Sprintf("%d kernels · green line: predicted = measured, band ±10%% · red: off by more than 10%% · grey bars: a kernel's passes, fastest to slowest", len(pts)), int(math.Floor((W-12)/6.4)))
 	top := 18 + 16*float64(len(title)) + 13*float64(len(legend)-1) + 14 // below the legend and clear of the top tick label
 	// The axes run between 1-2-5 steps around the values.
 	steps := func(e float64) []float64 { return []float64{math.Pow(10, e), 2 * math.Pow(10, e), 5 * math.Pow(10, e)} }
@@ -239,12 +245,21 @@ func scatter(r *Report, pred string) template.HTML {
 		fmt.Fprintf(&b, `<text x="6" y="%g" font-size="9.5" font-family="ui-monospace,monospace" fill="#666">%s</text>`, y0+52+float64(i*12), esc(l))
 	}
 	for _, p := range pts {
+		if p.lo > 0 && p.hi > p.lo {
+			fmt.Fprintf(&b, `<line class="passes" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#999" stroke-width="1.5"/>`, sx(p.lo), sy(p.y), sx(p.hi), sy(p.y))
+		}
+	}
+	for _, p := range pts {
 		col := "#1f6fb2"
 		if APE(p.y, p.x) > 10 {
 			col = "#c0392b"
 		}
-		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s" fill-opacity="0.8"><title>%s: measured %.2f, predicted %.2f (%+.0f%%)</title></circle>`,
-			sx(p.x), sy(p.y), col, esc(p.k), p.x, p.y, 100*(p.y-p.x)/p.x)
+		passes := ""
+		if p.lo > 0 {
+			passes = fmt.Sprintf("; passes %.2f-%.2f", p.lo, p.hi)
+		}
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s" fill-opacity="0.8"><title>%s: measured %.2f, predicted %.2f (%+.0f%%)%s</title></circle>`,
+			sx(p.x), sy(p.y), col, esc(p.k), p.x, p.y, 100*(p.y-p.x)/p.x, passes)
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
@@ -286,7 +301,7 @@ p.cmd code{background:#f3f3f3;padding:2px 6px;border-radius:4px;font-size:12.5px
 td.err{color:#8a5a00;text-align:left;font-size:12.5px} td.nw{white-space:nowrap}
 </style></head><body>
 <h1>portlab validate: measured kernels vs predictions</h1>
-<p>Host {{.R.Host}}{{with .R.Date}}, measured {{.}}{{end}}. Cycles per iteration; measured on the host (differential timing of the block at two lengths, median of clean repetitions).</p>
+<p>Host {{.R.Host}}{{with .R.Date}}, measured {{.}}{{end}}. Cycles per iteration; measured on the host (differential timing of the block at two lengths, in several passes, each in a worker process of its own; the lower-quartile pass kept, the grey bars spanning the passes).</p>
 {{with .R.Command}}<p class="cmd"><code>$ {{.}}</code></p>{{end}}
 <h2>Scores</h2>
 <table><tr><th>predictor</th><th>kernels</th><th>MAPE</th><th>median APE</th><th>Kendall τ</th><th>within 10%</th><th>could not predict</th><th>worst</th></tr>

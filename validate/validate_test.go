@@ -163,6 +163,10 @@ func TestPassesThatDisagree(t *testing.T) {
 		t.Errorf("text: %v\n%s", err, b.String())
 	}
 	b.Reset()
+	if err := WriteHTML(&b, r); err != nil || strings.Count(b.String(), `<line class="passes"`) != 2 || !strings.Contains(b.String(), "passes 2.20-3.30") {
+		t.Errorf("html: %v: want a bar over each kernel's passes", err)
+	}
+	b.Reset()
 	if err := WriteJSON(&b, r); err != nil || !strings.Contains(b.String(), `"passes": [
         2.2,
         2.5,
