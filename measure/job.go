@@ -771,7 +771,7 @@ func (e *Engine) runGroups(groups []*groupRun, o Options, attempt func(*groupRun
 		var g *groupRun
 		if len(waiting) > 0 && (len(queue) == 0 || !time.Now().Before(waiting[0].readyAt)) {
 			g, waiting = waiting[0], waiting[1:]
-			if o.pastDeadline(later(time.Now(), g.readyAt)) {
+			if o.pastDeadline(time.Now()) || o.pastDeadline(g.readyAt) {
 				// Its retry would start after the deadline: it ends
 				// with the jobs it has run.
 				e.Stats.Cut += len(g.ps)
@@ -824,14 +824,6 @@ func (e *Engine) runGroups(groups []*groupRun, o Options, attempt func(*groupRun
 			finish(g)
 		}
 	}
-}
-
-// later returns the later of two times.
-func later(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
 }
 
 // attempt runs one job of a group. It says whether the group wants

@@ -5,7 +5,6 @@ import (
 
 	"math"
 	"portlab/isa"
-	"slices"
 	"strings"
 )
 
@@ -92,15 +91,7 @@ func besideDelayText(m map[string]float64) string {
 }
 
 func validateBesideDelay(m map[string]float64) error {
-	for w, d := range m {
-		if !slices.Contains(LateForwardWidths, w) {
-			return fmt.Errorf("beside_multicycle_delay: unknown width %q (want xmm, ymm or zmm)", w)
-		}
-		if d < 0 || d > 1 || math.IsNaN(d) {
-			return fmt.Errorf("beside_multicycle_delay: %s: %g cycles, want 0 to 1", w, d)
-		}
-	}
-	return nil
+	return checkKeyed("beside_multicycle_delay", "width", m, LateForwardWidths, 0, 1, func(d float64) string { return fmt.Sprintf("%g cycles", d) })
 }
 
 // besideMulticycle sets the delay of one-cycle vector results beside

@@ -103,12 +103,20 @@ func keyedText[V any](m map[string]V, format func(V) string) string {
 var LateForwardWidths = []string{"xmm", "ymm", "zmm"}
 
 func validateLateForwarding(lf map[string]int) error {
-	for w, n := range lf {
-		if !slices.Contains(LateForwardWidths, w) {
-			return fmt.Errorf("late_forwarding: unknown width %q (want xmm, ymm or zmm)", w)
+	return checkKeyed("late_forwarding", "width", lf, LateForwardWidths, 0, 16, func(n int) string { return fmt.Sprintf("%d extra cycles", n) })
+}
+
+// checkKeyed checks a header field keyed by vector width or register
+// class (late_forwarding, beside_multicycle_delay, load_line_split):
+// every key one of allowed, every value from lo to hi, said as show says
+// it.
+func checkKeyed[V int | float64](field, noun string, m map[string]V, allowed []string, lo, hi V, show func(V) string) error {
+	for k, v := range m {
+		if !slices.Contains(allowed, k) {
+			return fmt.Errorf("%s: unknown %s %q (want %s or %s)", field, noun, k, strings.Join(allowed[:len(allowed)-1], ", "), allowed[len(allowed)-1])
 		}
-		if n < 0 || n > 16 {
-			return fmt.Errorf("late_forwarding: %s: %d extra cycles, want 0 to 16", w, n)
+		if v < lo || v > hi || v != v { // v != v: NaN
+			return fmt.Errorf("%s: %s: %s, want %v to %v", field, k, show(v), lo, hi)
 		}
 	}
 	return nil

@@ -172,15 +172,7 @@ func lineSplitText(m map[string]float64) string {
 }
 
 func validateLineSplit(m map[string]float64) error {
-	for k, f := range m {
-		if !slices.Contains([]string{"gpr", "xmm", "ymm", "zmm"}, k) {
-			return fmt.Errorf("load_line_split: unknown class %q (want gpr, xmm, ymm or zmm)", k)
-		}
-		if f < 1 || f > 8 || math.IsNaN(f) {
-			return fmt.Errorf("load_line_split: %s: x%g, want 1 to 8", k, f)
-		}
-	}
-	return nil
+	return checkKeyed("load_line_split", "class", m, []string{"gpr", "xmm", "ymm", "zmm"}, 1, 8, func(f float64) string { return fmt.Sprintf("x%g", f) })
 }
 
 // lineSplits sets how much more of the load ports a line-crossing load

@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -104,10 +105,7 @@ func (m Measured) Spread() (lo, hi float64, wide bool) {
 	if len(m.Passes) < 2 {
 		return 0, 0, false
 	}
-	lo, hi = m.Passes[0], m.Passes[0]
-	for _, v := range m.Passes[1:] {
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
-	}
+	lo, hi = slices.Min(m.Passes), slices.Max(m.Passes)
 	return lo, hi, lo > 0 && m.Cycles > lo*(1+PassSpread)
 }
 

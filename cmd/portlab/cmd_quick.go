@@ -26,7 +26,7 @@ func runQuick(args []string, stdout, stderr io.Writer) error {
 	if *budget < 0 {
 		return fmt.Errorf("quick: --budget %v: want a positive duration or 0", *budget)
 	}
-	start := time.Now()
+	began := time.Now()
 	eng, info, err := measure.NewHostEngine(*cpu)
 	if err != nil {
 		return err
@@ -50,11 +50,12 @@ func runQuick(args []string, stdout, stderr io.Writer) error {
 	o := sweep.Options{Forms: forms, Latency: true, Throughput: true, CPUName: info.Microarch, HostSig: info.Signature(), Has: info.Has, Out: *out,
 		NoisyPause: 100 * time.Millisecond}
 	if *budget > 0 {
-		o.Measure.Deadline = start.Add(*budget)
+		o.Measure.Deadline = began.Add(*budget)
 		o.NoisyUntil = o.Measure.Deadline
 	}
 	prog := newProgress(stderr, "quick", len(forms))
 	o.Progress = func(done, total int, cur string) { prog.update(done, cur) }
+	start := time.Now()
 	sum, err := sweep.Run(eng, o)
 	prog.done()
 	if rerr := finishRecording(err); err == nil {

@@ -218,14 +218,7 @@ func readSweep(path string, sample int) ([]*bench, error) {
 		}
 		all = append(all, b)
 	}
-	if sample > 0 && len(all) > sample {
-		picked := make([]*bench, 0, sample)
-		for i := 0; i < sample; i++ {
-			picked = append(picked, all[i*len(all)/sample])
-		}
-		all = picked
-	}
-	return all, nil
+	return spread(all, sample), nil
 }
 
 // readMixes reads the random mixes of a sweep (kind random-mix, the
@@ -282,14 +275,20 @@ func readMixes(path string, sample int) ([]*bench, error) {
 	for _, n := range order {
 		all = append(all, byName[n])
 	}
-	if sample > 0 && len(all) > sample {
-		picked := make([]*bench, 0, sample)
-		for i := 0; i < sample; i++ {
-			picked = append(picked, all[i*len(all)/sample])
-		}
-		all = picked
+	return spread(all, sample), nil
+}
+
+// spread returns at most n of bs (all when n is 0 or more than there
+// are), spread evenly over them.
+func spread(bs []*bench, n int) []*bench {
+	if n <= 0 || len(bs) <= n {
+		return bs
 	}
-	return all, nil
+	picked := make([]*bench, 0, n)
+	for i := range n {
+		picked = append(picked, bs[i*len(bs)/n])
+	}
+	return picked
 }
 
 func firstLine(s string) string {

@@ -152,8 +152,7 @@ portlab:
 `
 
 func TestReadSweep(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "r.yaml")
-	os.WriteFile(path, []byte(sweepYAML), 0o644)
+	path := writeResults(t, sweepYAML)
 	bs, err := readSweep(path, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -186,8 +185,7 @@ func TestHarnessTimesUniversalNumbers(t *testing.T) {
 			t.Skipf("%s not installed: cannot build the harness", tool)
 		}
 	}
-	path := filepath.Join(t.TempDir(), "r.yaml")
-	os.WriteFile(path, []byte(sweepYAML), 0o644)
+	path := writeResults(t, sweepYAML)
 	want := map[string]float64{"cmp r64, r64 | latency | 0->flags": 2, "imul r64, r64 | latency | 0->0": 3, "imul r64, r64 | inverse_throughput": 4}
 	var last []*bench
 	for try := 0; try < 5; try++ {
@@ -323,8 +321,7 @@ portlab:
 // (lodsw's rsi) points into it in the harness too, so the form runs
 // instead of faulting on the register's default value.
 func TestImplicitPointers(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "r.yaml")
-	os.WriteFile(path, []byte(implicitYAML), 0o644)
+	path := writeResults(t, implicitYAML)
 	bs, err := readSweep(path, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -413,8 +410,7 @@ portlab:
 // model eval names them, with its fastest converged measurement; fit
 // mixes and forms are not validation mixes.
 func TestReadMixes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "r.yaml")
-	os.WriteFile(path, []byte(mixYAML), 0o644)
+	path := writeResults(t, mixYAML)
 	bs, err := readMixes(path, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -425,4 +421,14 @@ func TestReadMixes(t *testing.T) {
 	if rows, _ := readSweep(path, 0); len(rows) != 0 {
 		t.Errorf("forms mode read %d mix rows, want none", len(rows))
 	}
+}
+
+// writeResults writes a results file for a test and returns its path.
+func writeResults(t *testing.T, yaml string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "r.yaml")
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
