@@ -114,8 +114,9 @@ type MixPrediction struct {
 type MixPredictor func(mx *MixMeasurement) (MixPrediction, error)
 
 // BoundPredictor predicts mixes by the model's bottleneck bound (ports,
-// dispatch, the forms' own throughputs; Predictor.PredictWithOverhead):
-// what model build fits.
+// dispatch, the forms' own throughputs; Predictor.PredictWithOverhead)
+// and the commit of the mix's stores where its machine code is known
+// (MixMeasurement.StoreCommitCycles): what model build fits.
 func BoundPredictor(m *Model) MixPredictor {
 	pred := NewPredictor(m)
 	return func(mx *MixMeasurement) (MixPrediction, error) {
@@ -123,7 +124,11 @@ func BoundPredictor(m *Model) MixPredictor {
 		if err != nil {
 			return MixPrediction{}, err
 		}
-		return MixPrediction{Cycles: pr.Cycles, Bound: pr.Bound}, nil
+		out := MixPrediction{Cycles: pr.Cycles, Bound: pr.Bound}
+		if c := mx.StoreCommitCycles(m.StoreCommit); c > out.Cycles*(1+1e-9) {
+			out.Cycles, out.Bound = c, "store commit"
+		}
+		return out, nil
 	}
 }
 

@@ -143,6 +143,9 @@ type inferMix struct {
 	// overhead is the dispatch slots per copy of instructions that are
 	// not the parts' (MixMeasurement.Overhead).
 	overhead float64
+	// commit is the cycles a copy's stores take to commit
+	// (MixMeasurement.StoreCommitCycles), a floor no mapping changes.
+	commit float64
 }
 
 type inferClass struct {
@@ -374,7 +377,7 @@ func sortUses(us []maskUse) {
 func (p *inferProblem) predict(k int, c int, cand []maskUse) (float64, bool) {
 	mx := &p.mixes[k]
 	p.buf = p.buf[:0]
-	floor, uops := 0.0, mx.overhead
+	floor, uops := mx.commit, mx.overhead
 	for _, part := range mx.parts {
 		uses := p.classes[part.c].cur
 		if part.c == c {

@@ -43,6 +43,8 @@ type buildPass struct {
 var buildPasses = []buildPass{
 	{"base", "start from the base model: its ports, dispatch width, header and the entries of forms not measured",
 		"a base model (--base)", (*builder).startFromBase},
+	{"store commit", "stores to different cache lines commit at most as fast as measured; the fit counts a mix's store commit as a floor on its cycles",
+		"stores to one line and to lines apart", (*builder).storeCommit},
 	{"noisy throughputs from the mixes", "a form whose throughput never converged and that ran faster in three or more of its converged mixes (and 1 % of them) than that throughput allows takes the share those mixes give it (noise only adds time; an unconverged mix can read fast)",
 		"throughputs that ended noisy, and converged mixes with them", (*builder).noisyThroughputs},
 	{"mixes to fit", "fit the mixes a port mapping can explain; hold out a share for validation; leave out those that ran faster than one of their forms alone or slower than their forms one after another",
@@ -67,8 +69,6 @@ var buildPasses = []buildPass{
 		"latency chains with a 512-bit form after each link (AVX-512 hosts)", (*builder).latency512},
 	{"loads and stores in the header", "the model's load ports, load latency, store ports and store-to-load forwarding latency are the plain 64-bit load's and store's",
 		"mov r64, m64 and mov m64, r64 measured", (*builder).loadStoreHeader},
-	{"store commit", "stores to different cache lines commit at most as fast as measured",
-		"stores to one line and to lines apart", (*builder).storeCommit},
 	{"line splits", "a load that crosses a 64-byte line takes its load ports as many times as its split stream ran slower than the plain load, per width, where 1.1 times or more",
 		"plain loads, each crossing a line", (*builder).lineSplits},
 	{"late forwarding", "a one-cycle vector instruction that reads a multiply-class result directly takes the extra cycles its chain showed, per vector width",
@@ -473,7 +473,7 @@ func (b *builder) classify(r *Pass) error {
 		sort.Ints(cl.mixes)
 	}
 	for _, mx := range b.fitMixes {
-		im := inferMix{y: mx.Cycles, overhead: mx.Overhead}
+		im := inferMix{y: mx.Cycles, overhead: mx.Overhead, commit: mx.StoreCommitCycles(b.m.StoreCommit)}
 		for _, pt := range mx.Parts {
 			im.parts = append(im.parts, classCount{b.classOf[pt.Form], float64(pt.Count)})
 		}
