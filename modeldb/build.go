@@ -270,8 +270,11 @@ const latency512Margin = 0.05
 // through the flags, a microcode assist, a decoder stall); one that ran
 // slower than its forms one after another (slower) hit something that is
 // not a port conflict (an SSE/AVX transition penalty, a memory-ordering or
-// decoder stall). Neither can be fitted by any port mapping.
-func contradicts(mx *MixMeasurement, ms *Measurements) (faster string, slower bool) {
+// decoder stall). Neither can be fitted by any port mapping. commit is
+// the cycles the mix's stores take to commit (StoreCommitCycles): a mix
+// may run that slow however its forms run alone (stores of two forms
+// writing two lines in turn commit one a cycle, each form's alone two).
+func contradicts(mx *MixMeasurement, ms *Measurements, commit float64) (faster string, slower bool) {
 	worst, sum := 0.0, 0.0
 	for _, pt := range mx.Parts {
 		c := float64(pt.Count) * ms.Forms[pt.Form].Throughput
@@ -283,7 +286,7 @@ func contradicts(mx *MixMeasurement, ms *Measurements) (faster string, slower bo
 	if mx.Cycles < worst*(1-contradictionMargin) {
 		return faster, false
 	}
-	return "", mx.Cycles > sum*(1+contradictionMargin)
+	return "", mx.Cycles > max(sum, commit)*(1+contradictionMargin)
 }
 
 // contradictionMargin is how far outside the model's range a mix must be

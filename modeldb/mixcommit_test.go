@@ -93,9 +93,10 @@ func commitBoundMixes(t *testing.T, truth *Model) []*MixMeasurement {
 }
 
 // The fit counts a mix's store commit as a floor: mixes whose stores
-// wrote more lines than the core commits leave the store's ports as the
-// truth has them (and the bound predicts them), where without the floor
-// the fit takes the commit for a port conflict.
+// wrote more lines than the core commits are fitted (not left out as
+// slower than their forms one after another) and leave the store's ports
+// as the truth has them (and the bound predicts them), where without the
+// floor the fit takes the commit for a port conflict.
 func TestBuildFitsStoreCommitAsAFloor(t *testing.T) {
 	truth := loadTruth(t)
 	build := func(withCode bool) (*Model, *BuildReport) {
@@ -124,6 +125,9 @@ func TestBuildFitsStoreCommitAsAFloor(t *testing.T) {
 	}
 	m, rep := build(true)
 	wantPass(t, rep, "store commit", true, "stores a line apart took 1.00 cycles each")
+	if n := rep.SlowerThanSerial["mov m64, r64"]; n != 0 {
+		t.Errorf("%d mixes of mov m64, r64 left out as slower than their forms one after another: the commit explains them", n)
+	}
 	if e := storeErr(rep); e > 0.02 {
 		t.Errorf("mov m64, r64 fits its mixes with error %.1f %% counting the store commit, want under 2 %%", 100*e)
 	}
@@ -146,6 +150,9 @@ func TestBuildFitsStoreCommitAsAFloor(t *testing.T) {
 	blind, repBlind := build(false)
 	if e, ok := blind.Lookup("mov m64, r64"); ok {
 		t.Logf("without the mixes' code: mov m64, r64 %s, fit error %.1f %%", FormatPressure(e.PortPressure), 100*storeErr(repBlind))
+	}
+	if repBlind.SlowerThanSerial["mov m64, r64"] == 0 {
+		t.Errorf("without the mixes' code no commit-bound mix was left out as slower than its forms one after another")
 	}
 	if e := storeErr(repBlind); e < 0.05 {
 		t.Errorf("without the mixes' code the commit-bound mixes fit within %.1f %%: the test does not tell the floor's effect", 100*e)

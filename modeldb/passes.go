@@ -102,6 +102,8 @@ type builder struct {
 	// crossProbesOf: a narrower vector form's probe mixes with 512-bit
 	// work.
 	mixesOf, probeMixesOf, crossProbesOf map[string][]int
+	// commitOf is each fitted mix's store commit (StoreCommitCycles).
+	commitOf map[*MixMeasurement]float64
 	// names are the forms with a measured throughput or latency.
 	names   []string
 	classOf map[string]int
@@ -299,6 +301,7 @@ const noisyThroughputMixes = 3
 func (b *builder) selectMixes(r *Pass) error {
 	ms, rep := b.ms, b.rep
 	var fitMixes []*MixMeasurement
+	b.commitOf = map[*MixMeasurement]float64{}
 	for _, mx := range ms.Mixes {
 		ok := mx.Cycles > 0
 		for _, pt := range mx.Parts {
@@ -310,14 +313,15 @@ func (b *builder) selectMixes(r *Pass) error {
 			rep.Skipped = append(rep.Skipped, fmt.Sprintf("mix %s: a form has no measured throughput", mx.Key()))
 			continue
 		}
+		commit := mx.StoreCommitCycles(b.m.StoreCommit)
 		if heldOut(mx.Key(), b.opt.HoldOut) {
 			rep.HeldOut = append(rep.HeldOut, mx)
-			if f, slower := contradicts(mx, ms); f == "" && !slower {
+			if f, slower := contradicts(mx, ms, commit); f == "" && !slower {
 				rep.HeldOutExplainable = append(rep.HeldOutExplainable, mx)
 			}
 			continue
 		}
-		if f, slower := contradicts(mx, ms); f != "" || slower && !isCrossWidth(mx) {
+		if f, slower := contradicts(mx, ms, commit); f != "" || slower && !isCrossWidth(mx) {
 			if rep.FasterThanAlone == nil {
 				rep.FasterThanAlone, rep.SlowerThanSerial = map[string]int{}, map[string]int{}
 			}
@@ -332,6 +336,7 @@ func (b *builder) selectMixes(r *Pass) error {
 			continue
 		}
 		fitMixes = append(fitMixes, mx)
+		b.commitOf[mx] = commit
 		if mx.Random {
 			rep.RandomMixesUsed++
 		}
@@ -473,7 +478,7 @@ func (b *builder) classify(r *Pass) error {
 		sort.Ints(cl.mixes)
 	}
 	for _, mx := range b.fitMixes {
-		im := inferMix{y: mx.Cycles, overhead: mx.Overhead, commit: mx.StoreCommitCycles(b.m.StoreCommit)}
+		im := inferMix{y: mx.Cycles, overhead: mx.Overhead, commit: b.commitOf[mx]}
 		for _, pt := range mx.Parts {
 			im.parts = append(im.parts, classCount{b.classOf[pt.Form], float64(pt.Count)})
 		}
