@@ -261,6 +261,11 @@ func TestEvaluateMixes(t *testing.T) {
 	if r.N != 10 || r.Within != 10 || r.Missing != 0 || r.MeanAbs > 1e-9 {
 		t.Errorf("report:\n%s", r.Summary(10))
 	}
+	// The fixture's mixes are register-only: one kind, which the summary
+	// does not break down.
+	if len(r.ByMemory) != 1 || r.ByMemory[0] != (MemoryKindScore{Kind: "registers only", N: 10, Within: 10}) || strings.Contains(r.Summary(0), "by memory access") {
+		t.Errorf("by memory %+v; summary:\n%s", r.ByMemory, r.Summary(0))
+	}
 	// A model lacking a form counts its mixes as missing.
 	m2 := m.Clone()
 	m2.Forms = m2.Forms[:0]

@@ -34,6 +34,10 @@ type MixReport struct {
 	Mixes []MixResult
 	// MissingForms are forms the model lacked, with how many mixes they cost.
 	MissingForms map[string]int
+	// ByMemory scores the mixes by how they touch memory (registers only,
+	// loads, stores, read-modify-writes and their combinations), the
+	// most numerous kind first.
+	ByMemory []MemoryKindScore
 }
 
 // MixResult is one mix's prediction.
@@ -69,6 +73,9 @@ func (r *MixReport) Summary(n int) string {
 		fmt.Fprintf(&b, "  of which %d hold 512-bit work beside narrower vector forms: %d (%.1f%%) within, the other %d: %d (%.1f%%) within\n",
 			r.CrossWidth, r.CrossWidthWithin, 100*float64(r.CrossWidthWithin)/float64(r.CrossWidth),
 			r.N-r.CrossWidth, r.Within-r.CrossWidthWithin, 100*float64(r.Within-r.CrossWidthWithin)/float64(max(1, r.N-r.CrossWidth)))
+	}
+	if line := memoryLine(r.ByMemory); line != "" {
+		b.WriteString(line + "\n")
 	}
 	if r.Missing > 0 {
 		var forms []string
@@ -222,5 +229,6 @@ func EvaluateMixMeasurementsWith(m *Model, mixes []*MixMeasurement, tolerance fl
 		r.P90 = abs[int(math.Ceil(0.9*float64(len(abs))))-1]
 	}
 	sort.SliceStable(r.Mixes, func(i, j int) bool { return math.Abs(r.Mixes[i].Error) > math.Abs(r.Mixes[j].Error) })
+	r.ByMemory = byMemory(r.Mixes, tolerance)
 	return r
 }
