@@ -198,6 +198,15 @@ func TestInterruptedRunResumes(t *testing.T) {
 	if len(rep.Mixes) == 0 || rep.Mixes[0].N == 0 {
 		t.Errorf("no validation mixes scored: %+v", rep.Mixes)
 	}
+	if len(rep.Mixes) > 0 {
+		n := 0
+		for _, k := range rep.Mixes[0].ByMemory {
+			n += k.N
+		}
+		if n != rep.Mixes[0].N {
+			t.Errorf("the draw by memory access counts %d mixes of %d: %+v", n, rep.Mixes[0].N, rep.Mixes[0].ByMemory)
+		}
+	}
 	if len(rep.Kernels) == 0 || rep.Kernels[0].N != 2 {
 		t.Errorf("kernel scores %+v, want 2 kernels for the new model", rep.Kernels)
 	}
@@ -258,4 +267,24 @@ type testLog struct{ t *testing.T }
 func (l testLog) Write(b []byte) (int, error) {
 	l.t.Log(strings.TrimRight(string(b), "\n"))
 	return len(b), nil
+}
+
+// The report breaks the new model's draw down by memory access when the
+// draw holds more than one kind.
+func TestReportByMemory(t *testing.T) {
+	rep := &Report{Host: "h", Mixes: []MixScore{{Model: "portlab znver3 (this run)", N: 3, Within: 2.0 / 3, Simulated: 2.0 / 3,
+		ByMemory: []MemoryScore{{Kind: "registers only", N: 2, Within: 1, Median: 0.01}, {Kind: "loads + read-modify-writes", N: 1, Within: 0, Median: -0.2}}}}}
+	var text bytes.Buffer
+	WriteText(&text, rep)
+	for _, want := range []string{"portlab znver3 (this run), simulated, by memory access:", "registers only", "100.0 %", "+1.0 %", "loads + read-modify-writes", "-20.0 %"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, text.String())
+		}
+	}
+	rep.Mixes[0].ByMemory = rep.Mixes[0].ByMemory[:1]
+	text.Reset()
+	WriteText(&text, rep)
+	if strings.Contains(text.String(), "by memory access") {
+		t.Errorf("one kind broken down:\n%s", text.String())
+	}
 }

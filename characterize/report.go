@@ -40,6 +40,15 @@ func WriteText(w io.Writer, r *Report) {
 			fmt.Fprintf(tw, "  %s\t%d\t%.1f %%\t%.1f %%\n", m.Model, m.N, 100*m.Within, 100*m.Simulated)
 		}
 		tw.Flush()
+		if m := r.Mixes[0]; len(m.ByMemory) > 1 {
+			fmt.Fprintf(w, "  %s, simulated, by memory access:\n", m.Model)
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "    mixes touching\tmixes\twithin 10 %\tmedian error")
+			for _, k := range m.ByMemory {
+				fmt.Fprintf(tw, "    %s\t%d\t%.1f %%\t%+.1f %%\n", k.Kind, k.N, 100*k.Within, 100*k.Median)
+			}
+			tw.Flush()
+		}
 	}
 	if len(r.Kernels) > 0 {
 		fmt.Fprintln(w, "\nkernels measured on this host:")

@@ -136,6 +136,18 @@ type MixScore struct {
 	N         int     `json:"n"`
 	Within    float64 `json:"within_10pct"`
 	Simulated float64 `json:"simulated_within_10pct"`
+	// ByMemory is the simulated predictions by how the mixes touch
+	// memory (modeldb.MixReport.ByMemory): where the model misses.
+	ByMemory []MemoryScore `json:"by_memory,omitempty"`
+}
+
+// MemoryScore is a MixScore's share of one memory kind's mixes within
+// 10 % and their median signed error.
+type MemoryScore struct {
+	Kind   string  `json:"kind"`
+	N      int     `json:"n"`
+	Within float64 `json:"within_10pct"`
+	Median float64 `json:"median_error"`
 }
 
 // state is the run's state.json.
@@ -767,7 +779,11 @@ func (r *run) evaluate() error {
 			return err
 		}
 		sr := modeldb.EvaluateMixMeasurementsWith(m, draw, 0.10, analysis.MixSimulatorName, sim)
-		r.rep.Mixes = append(r.rep.Mixes, MixScore{Model: label, N: mr.N, Within: mr.Fraction(), Simulated: sr.Fraction()})
+		ms := MixScore{Model: label, N: mr.N, Within: mr.Fraction(), Simulated: sr.Fraction()}
+		for _, k := range sr.ByMemory {
+			ms.ByMemory = append(ms.ByMemory, MemoryScore{Kind: k.Kind, N: k.N, Within: float64(k.Within) / float64(k.N), Median: k.Median})
+		}
+		r.rep.Mixes = append(r.rep.Mixes, ms)
 		return nil
 	}
 	if err := score("portlab "+r.o.Host.Microarch+" (this run)", r.model); err != nil {
