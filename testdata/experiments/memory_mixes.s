@@ -209,3 +209,135 @@
 	add qword ptr [rdx+48], 1
 	add qword ptr [rdx+56], 1
 # LLVM-MCA-END rmw8_twice
+
+# rmw24: 24 read-modify-writes of 24 addresses (three lines): the store commit's 12 cycles
+# LLVM-MCA-BEGIN rmw24
+	add qword ptr [rdx+0], rax
+	add qword ptr [rdx+8], rax
+	add qword ptr [rdx+16], rax
+	add qword ptr [rdx+24], rax
+	add qword ptr [rdx+32], rax
+	add qword ptr [rdx+40], rax
+	add qword ptr [rdx+48], rax
+	add qword ptr [rdx+56], rax
+	add qword ptr [rdx+64], rax
+	add qword ptr [rdx+72], rax
+	add qword ptr [rdx+80], rax
+	add qword ptr [rdx+88], rax
+	add qword ptr [rdx+96], rax
+	add qword ptr [rdx+104], rax
+	add qword ptr [rdx+112], rax
+	add qword ptr [rdx+120], rax
+	add qword ptr [rdx+128], rax
+	add qword ptr [rdx+136], rax
+	add qword ptr [rdx+144], rax
+	add qword ptr [rdx+152], rax
+	add qword ptr [rdx+160], rax
+	add qword ptr [rdx+168], rax
+	add qword ptr [rdx+176], rax
+	add qword ptr [rdx+184], rax
+# LLVM-MCA-END rmw24
+
+# loads24_rmw24: 24 loads and 24 read-modify-writes, the loads at the same offsets in their 4 KiB page as the first 16 read-modify-writes
+# LLVM-MCA-BEGIN loads24_rmw24
+	add qword ptr [rdx+0], rax
+	mov r8, qword ptr [rsi+0]
+	add qword ptr [rdx+8], rax
+	mov r9, qword ptr [rsi+8]
+	add qword ptr [rdx+16], rax
+	mov r10, qword ptr [rsi+16]
+	add qword ptr [rdx+24], rax
+	mov r11, qword ptr [rsi+24]
+	add qword ptr [rdx+32], rax
+	mov r8, qword ptr [rsi+32]
+	add qword ptr [rdx+40], rax
+	mov r9, qword ptr [rsi+40]
+	add qword ptr [rdx+48], rax
+	mov r10, qword ptr [rsi+48]
+	add qword ptr [rdx+56], rax
+	mov r11, qword ptr [rsi+56]
+	add qword ptr [rdx+64], rax
+	mov r8, qword ptr [rsi+64]
+	add qword ptr [rdx+72], rax
+	mov r9, qword ptr [rsi+72]
+	add qword ptr [rdx+80], rax
+	mov r10, qword ptr [rsi+80]
+	add qword ptr [rdx+88], rax
+	mov r11, qword ptr [rsi+88]
+	add qword ptr [rdx+96], rax
+	mov r8, qword ptr [rsi+96]
+	add qword ptr [rdx+104], rax
+	mov r9, qword ptr [rsi+104]
+	add qword ptr [rdx+112], rax
+	mov r10, qword ptr [rsi+112]
+	add qword ptr [rdx+120], rax
+	mov r11, qword ptr [rsi+120]
+	add qword ptr [rdx+128], rax
+	mov r8, qword ptr [rsi+0]
+	add qword ptr [rdx+136], rax
+	mov r9, qword ptr [rsi+8]
+	add qword ptr [rdx+144], rax
+	mov r10, qword ptr [rsi+16]
+	add qword ptr [rdx+152], rax
+	mov r11, qword ptr [rsi+24]
+	add qword ptr [rdx+160], rax
+	mov r8, qword ptr [rsi+32]
+	add qword ptr [rdx+168], rax
+	mov r9, qword ptr [rsi+40]
+	add qword ptr [rdx+176], rax
+	mov r10, qword ptr [rsi+48]
+	add qword ptr [rdx+184], rax
+	mov r11, qword ptr [rsi+56]
+# LLVM-MCA-END loads24_rmw24
+
+# loads24_rmw24_apart: the same with the loads 1 KiB on, apart from every read-modify-write in the page
+# LLVM-MCA-BEGIN loads24_rmw24_apart
+	add qword ptr [rdx+0], rax
+	mov r8, qword ptr [rsi+1024]
+	add qword ptr [rdx+8], rax
+	mov r9, qword ptr [rsi+1032]
+	add qword ptr [rdx+16], rax
+	mov r10, qword ptr [rsi+1040]
+	add qword ptr [rdx+24], rax
+	mov r11, qword ptr [rsi+1048]
+	add qword ptr [rdx+32], rax
+	mov r8, qword ptr [rsi+1056]
+	add qword ptr [rdx+40], rax
+	mov r9, qword ptr [rsi+1064]
+	add qword ptr [rdx+48], rax
+	mov r10, qword ptr [rsi+1072]
+	add qword ptr [rdx+56], rax
+	mov r11, qword ptr [rsi+1080]
+	add qword ptr [rdx+64], rax
+	mov r8, qword ptr [rsi+1088]
+	add qword ptr [rdx+72], rax
+	mov r9, qword ptr [rsi+1096]
+	add qword ptr [rdx+80], rax
+	mov r10, qword ptr [rsi+1104]
+	add qword ptr [rdx+88], rax
+	mov r11, qword ptr [rsi+1112]
+	add qword ptr [rdx+96], rax
+	mov r8, qword ptr [rsi+1120]
+	add qword ptr [rdx+104], rax
+	mov r9, qword ptr [rsi+1128]
+	add qword ptr [rdx+112], rax
+	mov r10, qword ptr [rsi+1136]
+	add qword ptr [rdx+120], rax
+	mov r11, qword ptr [rsi+1144]
+	add qword ptr [rdx+128], rax
+	mov r8, qword ptr [rsi+1024]
+	add qword ptr [rdx+136], rax
+	mov r9, qword ptr [rsi+1032]
+	add qword ptr [rdx+144], rax
+	mov r10, qword ptr [rsi+1040]
+	add qword ptr [rdx+152], rax
+	mov r11, qword ptr [rsi+1048]
+	add qword ptr [rdx+160], rax
+	mov r8, qword ptr [rsi+1056]
+	add qword ptr [rdx+168], rax
+	mov r9, qword ptr [rsi+1064]
+	add qword ptr [rdx+176], rax
+	mov r10, qword ptr [rsi+1072]
+	add qword ptr [rdx+184], rax
+	mov r11, qword ptr [rsi+1080]
+# LLVM-MCA-END loads24_rmw24_apart
