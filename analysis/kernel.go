@@ -334,27 +334,9 @@ func (b *Builder) form(f *isa.Form, shape string, pos isa.Pos) (*formInfo, error
 	}
 	// Memory behaviour: the form's memory operands, stack and string
 	// instructions, and the model's flags.
-	for _, op := range f.Operands {
-		if !op.Kind.IsMemory() || op.Kind == isa.KindM {
-			continue
-		}
-		if op.Access&isa.Read != 0 {
-			fi.mayLoad = true
-		}
-		if op.Access&(isa.Write|isa.CondWrite) != 0 {
-			fi.mayStore, fi.stores = true, true
-		}
-	}
-	if f.Has(isa.AttrStack) || f.Has(isa.AttrString) {
-		switch f.Mnemonic {
-		case "push", "call", "pushf", "pushfq", "enter":
-			fi.mayStore, fi.stores = true, true
-		case "pop", "ret", "popf", "popfq", "leave":
-			fi.mayLoad = true
-		default:
-			fi.mayLoad, fi.mayStore, fi.stores = true, true, true
-		}
-	}
+	acc := modeldb.MemAccessOf(f)
+	fi.mayLoad = acc.Loads()
+	fi.mayStore, fi.stores = acc.Stores(), acc.Stores()
 	// Memory uops dispatch fused with the operation they belong to: a
 	// load-op form takes one slot less, a store (address and data) one
 	// less, a read-modify-write two less.

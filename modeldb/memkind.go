@@ -14,63 +14,85 @@ import (
 // 38 % too fast (median), which pointed at the commit. MixReport.ByMemory
 // says it for every report.
 
-// Memory accesses of a form, as bits.
+// MemAccess is how a form touches memory, as bits (MemLoad, MemStore,
+// MemRMW).
+type MemAccess uint8
+
+// The accesses.
 const (
-	accessLoad = 1 << iota
-	accessStore
-	accessRMW
+	MemLoad  MemAccess = 1 << iota // reads a memory operand
+	MemStore                       // writes one
+	MemRMW                         // reads and writes the same one
 )
 
-// memoryAccess returns how the form touches memory: loads (a memory
-// operand it reads), stores (one it writes), read-modify-writes (one it
-// reads and writes), pushes and calls store, pops and returns load, string
-// instructions load and store. 0 for register-only forms and forms the
-// catalog lacks; untyped memory operands (lea, nop, prefetch hints'
-// address) are no access.
-func memoryAccess(form string) int {
-	f, ok := isa.Lookup(form)
-	if !ok {
-		return 0
-	}
-	a := 0
-	for _, op := range f.Operands {
-		if !op.Kind.IsMemory() || op.Kind == isa.KindM || f.Mnemonic == "lea" {
-			continue
-		}
-		r, w := op.Access&isa.Read != 0, op.Access&(isa.Write|isa.CondWrite) != 0
-		switch {
-		case r && w:
-			a |= accessRMW
-		case w:
-			a |= accessStore
-		case r:
-			a |= accessLoad
-		}
-	}
+// Loads and Stores say whether the form reads or writes data in memory,
+// read-modify-writes included.
+func (a MemAccess) Loads() bool  { return a&(MemLoad|MemRMW) != 0 }
+func (a MemAccess) Stores() bool { return a&(MemStore|MemRMW) != 0 }
+
+// MemAccessOf returns how the form touches memory: a typed memory
+// operand it reads (load), writes (store) or both (read-modify-write);
+// push, call and enter store, pop, ret and leave load, string
+// instructions load and store. Untyped memory operands (lea, nop, hint
+// instructions' addresses) are no access.
+func MemAccessOf(f *isa.Form) MemAccess {
+	a := operandAccess(f)
 	if f.Has(isa.AttrStack) || f.Has(isa.AttrString) {
 		switch f.Mnemonic {
 		case "push", "call", "pushf", "pushfq", "enter":
-			a |= accessStore
+			a |= MemStore
 		case "pop", "ret", "popf", "popfq", "leave":
-			a |= accessLoad
+			a |= MemLoad
 		default:
-			a |= accessLoad | accessStore
+			a |= MemLoad | MemStore
 		}
 	}
 	return a
 }
 
+// operandAccess is how the form's typed memory operands are accessed
+// (MemAccessOf without the stack and string instructions' implicit
+// accesses).
+func operandAccess(f *isa.Form) MemAccess {
+	var a MemAccess
+	for _, op := range f.Operands {
+		if !op.Kind.IsMemory() || op.Kind == isa.KindM {
+			continue
+		}
+		r, w := op.Access&isa.Read != 0, op.Access&(isa.Write|isa.CondWrite) != 0
+		switch {
+		case r && w:
+			a |= MemRMW
+		case w:
+			a |= MemStore
+		case r:
+			a |= MemLoad
+		}
+	}
+	return a
+}
+
+// memoryAccess is MemAccessOf by form name: 0 for forms the catalog
+// lacks.
+func memoryAccess(form string) MemAccess {
+	f, ok := isa.Lookup(form)
+	if !ok {
+		return 0
+	}
+	return MemAccessOf(f)
+}
+
 // memoryKindName names a mix's memory accesses: "registers only", or the
 // kinds it holds ("loads + read-modify-writes").
-func memoryKindName(a int) string {
+func memoryKindName(a MemAccess) string {
 	if a == 0 {
 		return "registers only"
 	}
 	var kinds []string
 	for _, k := range []struct {
-		bit  int
+		bit  MemAccess
 		name string
-	}{{accessLoad, "loads"}, {accessStore, "stores"}, {accessRMW, "read-modify-writes"}} {
+	}{{MemLoad, "loads"}, {MemStore, "stores"}, {MemRMW, "read-modify-writes"}} {
 		if a&k.bit != 0 {
 			kinds = append(kinds, k.name)
 		}
@@ -94,9 +116,9 @@ type MemoryKindScore struct {
 func byMemory(mixes []MixResult, tolerance float64) []MemoryKindScore {
 	errs := map[string][]float64{}
 	within := map[string]int{}
-	cache := map[string]int{}
+	cache := map[string]MemAccess{}
 	for _, m := range mixes {
-		a := 0
+		var a MemAccess
 		for _, p := range m.Parts {
 			fa, ok := cache[p.Form]
 			if !ok {

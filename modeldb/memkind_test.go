@@ -9,19 +9,19 @@ import (
 // Forms touch memory as their operands say: a load reads its memory
 // operand, a store writes it, a read-modify-write does both; push stores,
 // pop loads; lea, untyped memory and forms the catalog lacks touch none.
-func TestMemoryAccessOfForms(t *testing.T) {
+func TestMemAccessOfForms(t *testing.T) {
 	for _, c := range []struct {
 		form string
-		want int
+		want MemAccess
 	}{
 		{"add r64, r64", 0},
-		{"mov r64, m64", accessLoad},
-		{"vfmadd231ps ymm, ymm, m256", accessLoad},
-		{"mov m64, r64", accessStore},
-		{"vmovups m256, ymm", accessStore},
-		{"add m64, imm8", accessRMW},
-		{"push r64", accessStore},
-		{"pop r64", accessLoad},
+		{"mov r64, m64", MemLoad},
+		{"vfmadd231ps ymm, ymm, m256", MemLoad},
+		{"mov m64, r64", MemStore},
+		{"vmovups m256, ymm", MemStore},
+		{"add m64, imm8", MemRMW},
+		{"push r64", MemStore},
+		{"pop r64", MemLoad},
 		{"lea r64, m", 0},
 		{"no such form", 0},
 	} {
@@ -29,7 +29,7 @@ func TestMemoryAccessOfForms(t *testing.T) {
 			t.Errorf("%s: access %b, want %b", c.form, got, c.want)
 		}
 	}
-	if got := memoryKindName(accessLoad | accessRMW); got != "loads + read-modify-writes" {
+	if got := memoryKindName(MemLoad | MemRMW); got != "loads + read-modify-writes" {
 		t.Errorf("loads and read-modify-writes named %q", got)
 	}
 }

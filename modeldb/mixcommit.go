@@ -51,7 +51,7 @@ func mixStoreLines(code []byte) (lines []pipeline.StoreLine, ok bool) {
 	regions := map[string]int{}
 	for _, in := range insts {
 		f := in.Form
-		if f == nil || !storesData(f) {
+		if f == nil || !MemAccessOf(f).Stores() {
 			continue
 		}
 		mem, explicit := onlyMemoryArg(in)
@@ -77,24 +77,6 @@ func gprNum(r isa.Reg) int {
 		return r.Num()
 	}
 	return -1
-}
-
-// storesData reports whether the form writes data to memory: a memory
-// operand it writes, a push or call, or a string store.
-func storesData(f *isa.Form) bool {
-	for _, op := range f.Operands {
-		if op.Kind.IsMemory() && op.Kind != isa.KindM && op.Access&(isa.Write|isa.CondWrite) != 0 {
-			return true
-		}
-	}
-	if f.Has(isa.AttrStack) || f.Has(isa.AttrString) {
-		switch f.Mnemonic {
-		case "pop", "ret", "popf", "popfq", "leave":
-			return false
-		}
-		return true
-	}
-	return false
 }
 
 // storedBytes is how many bytes the form's written memory operand covers

@@ -480,29 +480,12 @@ func matchOperand(o OSACAOperand, op isa.Operand) (int, bool) {
 }
 
 // catalogFlags returns the flags the catalog knows: may-load and may-store
-// from the memory operands' access, serializing from the form's attributes.
+// from how the form touches memory (MemAccessOf), serializing from the
+// form's attributes.
 func catalogFlags(f *isa.Form) []string {
 	var out []string
-	load, store := false, false
-	for _, op := range f.Operands {
-		if !op.Kind.IsMemory() || op.Kind == isa.KindM {
-			continue
-		}
-		if op.Access&isa.Read != 0 {
-			load = true
-		}
-		if op.Access&(isa.Write|isa.CondWrite) != 0 {
-			store = true
-		}
-	}
-	if f.Has(isa.AttrStack) || f.Has(isa.AttrString) {
-		for _, r := range f.ImplicitReads {
-			if r == "rsp" {
-				load = load || f.Mnemonic == "pop" || f.Mnemonic == "ret" || f.Mnemonic == "leave"
-			}
-		}
-		store = store || f.Mnemonic == "push" || f.Mnemonic == "call"
-	}
+	acc := MemAccessOf(f)
+	load, store := acc.Loads(), acc.Stores()
 	if load {
 		out = append(out, FlagMayLoad)
 	}

@@ -27,11 +27,6 @@ func DispatchSlots(f *isa.Form, uops float64, microFusion bool) float64 {
 // MemoryAccess reports whether form f reads and whether it writes memory
 // through an operand (lea's address is not an access).
 func MemoryAccess(f *isa.Form) (load, store bool) {
-	for _, op := range f.Operands {
-		if op.Kind.IsMemory() && op.Kind != isa.KindM {
-			load = load || op.Access&isa.Read != 0
-			store = store || op.Access&(isa.Write|isa.CondWrite) != 0
-		}
-	}
-	return load, store
+	a := operandAccess(f)
+	return a.Loads(), a.Stores()
 }
