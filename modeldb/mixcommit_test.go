@@ -53,7 +53,18 @@ func TestMixStoreCommitCycles(t *testing.T) {
 			t.Errorf("%s: %.3f cycles a copy, want %.3f", c.name, got, c.want)
 		}
 	}
-	eight := &MixMeasurement{Code: stores(2048, 2112, 2176, 2240, 2304, 2368, 2432, 2496)}
+	// A mix's parts say whether it stores at all; one without a storing
+	// form is not decoded.
+	code := stores(2048, 2112, 2176, 2240, 2304, 2368, 2432, 2496)
+	withStores := &MixMeasurement{Parts: []MixPart{{Form: "mov m64, r64", Count: 8}}, Code: code}
+	registers := &MixMeasurement{Parts: []MixPart{{Form: "add r64, r64", Count: 8}}, Code: code}
+	if got := withStores.StoreCommitCycles(sc); got != 8 {
+		t.Errorf("eight stores a line apart, named by the parts: %v cycles, want 8", got)
+	}
+	if got := registers.StoreCommitCycles(sc); got != 0 {
+		t.Errorf("a mix of register forms: %v commit cycles, want 0", got)
+	}
+	eight := &MixMeasurement{Code: code}
 	if got := eight.StoreCommitCycles(nil); got != 0 {
 		t.Errorf("without a store commit: %v cycles, want 0", got)
 	}
