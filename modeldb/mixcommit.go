@@ -115,9 +115,9 @@ func (m *MixMeasurement) StoreCommitCycles(sc *StoreCommit) float64 {
 	if sc == nil || m.Code == "" {
 		return 0
 	}
-	// Decoding is the cost (0.2-0.4 ms a mix of 100-200 instructions,
-	// most of a build's 85,000 mixes): a mix none of whose forms stores
-	// has no commit, and is not decoded.
+	// Decoding is the cost (0.2-0.4 ms a mix of 100-200 instructions; a
+	// characterize build fits some 85,000 mixes): a mix none of whose
+	// forms stores has no commit, and is not decoded.
 	stores := len(m.Parts) == 0
 	for _, p := range m.Parts {
 		stores = stores || memoryAccess(p.Form).Stores()
