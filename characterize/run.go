@@ -781,7 +781,7 @@ func (r *run) evaluate() error {
 		sr := modeldb.EvaluateMixMeasurementsWith(m, draw, 0.10, analysis.MixSimulatorName, sim)
 		ms := MixScore{Model: label, N: mr.N, Within: mr.Fraction(), Simulated: sr.Fraction()}
 		for _, k := range sr.ByMemory {
-			ms.ByMemory = append(ms.ByMemory, MemoryScore{Kind: k.Kind, N: k.N, Within: float64(k.Within) / float64(k.N), Median: k.Median})
+			ms.ByMemory = append(ms.ByMemory, MemoryScore{Kind: k.Group, N: k.N, Within: float64(k.Within) / float64(k.N), Median: k.Median})
 		}
 		r.rep.Mixes = append(r.rep.Mixes, ms)
 		return nil

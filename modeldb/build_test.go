@@ -263,7 +263,7 @@ func TestEvaluateMixes(t *testing.T) {
 	}
 	// The fixture's mixes are register-only: one kind, which the summary
 	// does not break down.
-	if len(r.ByMemory) != 1 || r.ByMemory[0] != (MemoryKindScore{Kind: "registers only", N: 10, Within: 10}) || strings.Contains(r.Summary(0), "by memory access") {
+	if len(r.ByMemory) != 1 || r.ByMemory[0] != (GroupScore{Group: "registers only", N: 10, Within: 10}) || strings.Contains(r.Summary(0), "by memory access") {
 		t.Errorf("by memory %+v; summary:\n%s", r.ByMemory, r.Summary(0))
 	}
 	// A model lacking a form counts its mixes as missing.

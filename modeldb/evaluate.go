@@ -35,9 +35,11 @@ type MixReport struct {
 	// MissingForms are forms the model lacked, with how many mixes they cost.
 	MissingForms map[string]int
 	// ByMemory scores the mixes by how they touch memory (registers only,
-	// loads, stores, read-modify-writes and their combinations), the
-	// most numerous kind first.
-	ByMemory []MemoryKindScore
+	// loads, stores, read-modify-writes and their combinations), ByBound
+	// by what bounds their prediction (ports, dispatch, a form's own
+	// throughput, the store commit; for a simulation its code's static
+	// bound); the most numerous group first.
+	ByMemory, ByBound []GroupScore
 }
 
 // MixResult is one mix's prediction.
@@ -74,8 +76,10 @@ func (r *MixReport) Summary(n int) string {
 			r.CrossWidth, r.CrossWidthWithin, 100*float64(r.CrossWidthWithin)/float64(r.CrossWidth),
 			r.N-r.CrossWidth, r.Within-r.CrossWidthWithin, 100*float64(r.Within-r.CrossWidthWithin)/float64(max(1, r.N-r.CrossWidth)))
 	}
-	if line := memoryLine(r.ByMemory); line != "" {
-		b.WriteString(line + "\n")
+	for _, line := range []string{groupLine("by memory access", r.ByMemory), groupLine("by bound", r.ByBound)} {
+		if line != "" {
+			b.WriteString(line + "\n")
+		}
 	}
 	if r.Missing > 0 {
 		var forms []string
@@ -229,6 +233,6 @@ func EvaluateMixMeasurementsWith(m *Model, mixes []*MixMeasurement, tolerance fl
 		r.P90 = abs[int(math.Ceil(0.9*float64(len(abs))))-1]
 	}
 	sort.SliceStable(r.Mixes, func(i, j int) bool { return math.Abs(r.Mixes[i].Error) > math.Abs(r.Mixes[j].Error) })
-	r.ByMemory = byMemory(r.Mixes, tolerance)
+	r.ByMemory, r.ByBound = byMemory(r.Mixes, tolerance), byBound(r.Mixes, tolerance)
 	return r
 }

@@ -100,10 +100,10 @@ func memoryKindName(a MemAccess) string {
 	return strings.Join(kinds, " + ")
 }
 
-// MemoryKindScore is how a report's mixes of one memory kind were
-// predicted.
-type MemoryKindScore struct {
-	Kind   string // "registers only", "loads", "loads + stores", ...
+// GroupScore is how a report's mixes of one group (a memory kind, a
+// bound) were predicted.
+type GroupScore struct {
+	Group  string // "registers only", "loads + stores", "ports", ...
 	N      int
 	Within int
 	// Median is the median signed relative error (negative: predicted
@@ -113,11 +113,9 @@ type MemoryKindScore struct {
 
 // byMemory scores the report's mixes by memory kind, the most numerous
 // kind first.
-func byMemory(mixes []MixResult, tolerance float64) []MemoryKindScore {
-	errs := map[string][]float64{}
-	within := map[string]int{}
+func byMemory(mixes []MixResult, tolerance float64) []GroupScore {
 	cache := map[string]MemAccess{}
-	for _, m := range mixes {
+	return scoreGroups(mixes, tolerance, func(m MixResult) string {
 		var a MemAccess
 		for _, p := range m.Parts {
 			fa, ok := cache[p.Form]
@@ -127,33 +125,70 @@ func byMemory(mixes []MixResult, tolerance float64) []MemoryKindScore {
 			}
 			a |= fa
 		}
-		k := memoryKindName(a)
+		return memoryKindName(a)
+	})
+}
+
+// byBound scores the report's mixes by what bounds their prediction (for
+// a simulation, the static bound of its code), the most numerous first.
+func byBound(mixes []MixResult, tolerance float64) []GroupScore {
+	return scoreGroups(mixes, tolerance, func(m MixResult) string { return boundClass(m.Bound) })
+}
+
+// boundClass names a prediction's bound without its ports or form:
+// "ports", "dispatch", "a form's throughput", "store commit", ...
+func boundClass(bound string) string {
+	if _, static, ok := strings.Cut(bound, "static bound: "); ok {
+		bound = static
+	}
+	for _, c := range []struct{ prefix, class string }{
+		{"ports", "ports"}, {"dispatch", "dispatch"}, {"throughput of", "a form's throughput"},
+		{"store commit", "store commit"}, {"loop-carried", "a loop-carried chain"},
+	} {
+		if strings.HasPrefix(bound, c.prefix) {
+			return c.class
+		}
+	}
+	if bound == "" {
+		return "unknown"
+	}
+	return bound
+}
+
+// scoreGroups scores the mixes by the group each belongs to, the most
+// numerous group first.
+func scoreGroups(mixes []MixResult, tolerance float64, group func(MixResult) string) []GroupScore {
+	errs := map[string][]float64{}
+	within := map[string]int{}
+	for _, m := range mixes {
+		k := group(m)
 		errs[k] = append(errs[k], m.Error)
 		if m.Error <= tolerance && m.Error >= -tolerance {
 			within[k]++
 		}
 	}
-	out := make([]MemoryKindScore, 0, len(errs))
+	out := make([]GroupScore, 0, len(errs))
 	for k, es := range errs {
-		out = append(out, MemoryKindScore{Kind: k, N: len(es), Within: within[k], Median: median(es)})
+		out = append(out, GroupScore{Group: k, N: len(es), Within: within[k], Median: median(es)})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].N != out[j].N {
 			return out[i].N > out[j].N
 		}
-		return out[i].Kind < out[j].Kind
+		return out[i].Group < out[j].Group
 	})
 	return out
 }
 
-// memoryLine renders the scores on one line ("" with one kind or none).
-func memoryLine(scores []MemoryKindScore) string {
+// groupLine renders the scores on one line after the title ("" with one
+// group or none).
+func groupLine(title string, scores []GroupScore) string {
 	if len(scores) < 2 {
 		return ""
 	}
 	parts := make([]string, len(scores))
 	for i, s := range scores {
-		parts[i] = fmt.Sprintf("%s %d (%.1f%% within, median %+.1f%%)", s.Kind, s.N, 100*float64(s.Within)/float64(s.N), 100*s.Median)
+		parts[i] = fmt.Sprintf("%s %d (%.1f%% within, median %+.1f%%)", s.Group, s.N, 100*float64(s.Within)/float64(s.N), 100*s.Median)
 	}
-	return "by memory access: " + strings.Join(parts, "; ")
+	return title + ": " + strings.Join(parts, "; ")
 }

@@ -54,27 +54,54 @@ func TestMixReportByMemory(t *testing.T) {
 		mix(10, 9.5, "mov m64, r64", "add m64, imm8"),
 	}
 	got := byMemory(mixes, 0.10)
-	want := []MemoryKindScore{
-		{Kind: "stores + read-modify-writes", N: 3, Within: 1, Median: -0.3},
-		{Kind: "registers only", N: 2, Within: 2, Median: 0.025},
-		{Kind: "loads", N: 1, Within: 0, Median: 0.2},
+	want := []GroupScore{
+		{Group: "stores + read-modify-writes", N: 3, Within: 1, Median: -0.3},
+		{Group: "registers only", N: 2, Within: 2, Median: 0.025},
+		{Group: "loads", N: 1, Within: 0, Median: 0.2},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("scores %+v, want %+v", got, want)
 	}
 	for i := range want {
 		g, w := got[i], want[i]
-		if g.Kind != w.Kind || g.N != w.N || g.Within != w.Within || math.Abs(g.Median-w.Median) > 1e-9 {
+		if g.Group != w.Group || g.N != w.N || g.Within != w.Within || math.Abs(g.Median-w.Median) > 1e-9 {
 			t.Errorf("score %d: %+v, want %+v", i, g, w)
 		}
 	}
-	line := memoryLine(got)
+	line := groupLine("by memory access", got)
 	for _, s := range []string{"by memory access: stores + read-modify-writes 3 (33.3% within, median -30.0%)", "registers only 2 (100.0% within, median +2.5%)", "loads 1 (0.0% within, median +20.0%)"} {
 		if !strings.Contains(line, s) {
 			t.Errorf("summary line %q lacks %q", line, s)
 		}
 	}
-	if l := memoryLine(got[:1]); l != "" {
+	if l := groupLine("by memory access", got[:1]); l != "" {
 		t.Errorf("one kind gave a line: %q", l)
+	}
+}
+
+// Predictions group by their bound without its ports or form; a
+// simulation by its code's static bound.
+func TestMixReportByBound(t *testing.T) {
+	for bound, want := range map[string]string{
+		"ports":                       "ports",
+		"dispatch":                    "dispatch",
+		"throughput of imul r64, r64": "a form's throughput",
+		"store commit":                "store commit",
+		"simulated; static bound: ports ALU1, ALU2":                                                     "ports",
+		"simulated; static bound: dispatch (36 uops at 6 per cycle)":                                    "dispatch",
+		"simulated; static bound: store commit (1 cache line(s) a cycle, up to 2 store(s) to one line)": "store commit",
+		"": "unknown",
+	} {
+		if got := boundClass(bound); got != want {
+			t.Errorf("bound %q: class %q, want %q", bound, got, want)
+		}
+	}
+	mixes := []MixResult{{Bound: "ports", Error: 0.05}, {Bound: "ports", Error: -0.2}, {Bound: "throughput of div r64", Error: 0}}
+	got := byBound(mixes, 0.10)
+	if len(got) != 2 || got[0].Group != "ports" || got[0].N != 2 || got[0].Within != 1 || math.Abs(got[0].Median+0.075) > 1e-9 || got[1] != (GroupScore{Group: "a form's throughput", N: 1, Within: 1}) {
+		t.Errorf("by bound %+v", got)
+	}
+	if line := groupLine("by bound", got); !strings.Contains(line, "by bound: ports 2 (50.0% within, median -7.5%); a form's throughput 1 (100.0% within, median +0.0%)") {
+		t.Errorf("summary line %q", line)
 	}
 }
