@@ -54,31 +54,11 @@ func (b *Builder) storeLines(k *Kernel) {
 			region = len(regions)
 			regions[key] = region
 		}
-		x.Desc.Line = pipeline.StoreLine{Known: true, Region: region, Offset: offset, Stride: stride, Bytes: accessBytes(x.Form, isa.Write|isa.CondWrite)}
+		x.Desc.Line = pipeline.StoreLine{Known: true, Region: region, Offset: offset, Stride: stride, Bytes: modeldb.AccessBytes(x.Form, isa.Write|isa.CondWrite)}
 		if n, period := splitsOf(offset, stride, x.Desc.Line.Bytes); n > 0 {
 			k.Notes = append(k.Notes, fmt.Sprintf("%s crosses a cache line in %d of every %d iterations: it writes two lines there (the model's store_commit)", oneLine(x.Text), n, period))
 		}
 	}
-}
-
-// accessBytes is how many bytes a form's memory operand with the given
-// access (isa.Read, or isa.Write|isa.CondWrite) covers: 0 for none,
-// untyped memory and broadcasts; push and call write 8.
-func accessBytes(f *isa.Form, acc isa.Access) int {
-	if f == nil {
-		return 0
-	}
-	if acc&isa.Write != 0 && (f.Mnemonic == "push" || f.Mnemonic == "call") {
-		return 8
-	}
-	for _, o := range f.Operands {
-		if o.Kind.IsMemory() && o.Access&acc != 0 && !o.Kind.IsBroadcast() {
-			if bytes := modeldb.MemoryBytes(o.Kind); bytes > 0 {
-				return bytes
-			}
-		}
-	}
-	return 0
 }
 
 // splitsOf counts the iterations of one period of an access's address
@@ -148,8 +128,8 @@ func (b *Builder) loadSplits(k *Kernel) {
 		if !x.MayLoad || x.Form == nil || x.Form.Mnemonic == "lea" {
 			continue
 		}
-		mem, ok := explicitMemory(x)
-		bytes := accessBytes(x.Form, isa.Read)
+		mem, ok := x.Inst.Memory()
+		bytes := modeldb.AccessBytes(x.Form, isa.Read)
 		if !ok || bytes == 0 {
 			continue
 		}
@@ -184,20 +164,6 @@ func (b *Builder) loadSplits(k *Kernel) {
 	}
 }
 
-// explicitMemory returns an instruction's explicit memory operand; false
-// when it has none or several.
-func explicitMemory(x *Instr) (isa.InstMem, bool) {
-	var out isa.InstMem
-	n := 0
-	for _, a := range x.Inst.Args {
-		if a.Type == isa.OpMem {
-			out = a.Mem
-			n++
-		}
-	}
-	return out, n == 1
-}
-
 // storeOperand returns the memory operand a store writes: its only
 // explicit one, or for push and call the stack slot below rsp; false for
 // other implicit ones (string stores).
@@ -205,7 +171,7 @@ func storeOperand(x *Instr) (isa.InstMem, bool) {
 	if x.Form != nil && (x.Form.Mnemonic == "push" || x.Form.Mnemonic == "call") {
 		return isa.InstMem{Base: isa.RSP, Scale: 1, Disp: -8}, true
 	}
-	out, ok := explicitMemory(x)
+	out, ok := x.Inst.Memory()
 	return out, ok && x.Form != nil && x.Form.Mnemonic != "lea"
 }
 

@@ -277,6 +277,20 @@ func (in *Inst) HasMemory() bool {
 	return false
 }
 
+// Memory returns the instruction's explicit memory operand; false when
+// it has none or several.
+func (in *Inst) Memory() (InstMem, bool) {
+	var out InstMem
+	n := 0
+	for _, a := range in.Args {
+		if a.Type == OpMem {
+			out = a.Mem
+			n++
+		}
+	}
+	return out, n == 1
+}
+
 // needsEVEX reports whether something in the instruction can only be encoded
 // with EVEX: masking, broadcast, rounding, registers 16-31, zmm or k
 // operands of vector instructions, or the {evex} pseudo-prefix.

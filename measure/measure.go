@@ -116,9 +116,9 @@ type Options struct {
 	// flips between levels (docs/method.md, "Passes").
 	FastestPass bool
 	// LowerQuartilePass keeps the pass at the lower quartile of every
-	// pass (of five the second fastest) instead of the median: for code a process settles in a slower state of, in
-	// most passes on some hosts, where a pass alone can also read fast
-	// (its floors from different moments). `portlab validate` sets it: on
+	// pass (of five the second fastest) instead of the median: for code
+	// that runs slower in most passes while a neighbour is busy, where a
+	// pass alone can also read fast (its floors from different moments). `portlab validate` sets it: on
 	// the Zen 3 guest with a busy neighbour (2026-11-29, three runs of the
 	// 57 kernels, 5-15 passes each) the lower-quartile pass was within 3 %
 	// of xcheck's median of per-process minima for 49-52 kernels against

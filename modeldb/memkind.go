@@ -72,6 +72,26 @@ func operandAccess(f *isa.Form) MemAccess {
 	return a
 }
 
+// AccessBytes is how many bytes a form's memory operand with the given
+// access (isa.Read, or isa.Write|isa.CondWrite) covers: 0 for none,
+// untyped memory and broadcasts; push and call write 8.
+func AccessBytes(f *isa.Form, acc isa.Access) int {
+	if f == nil {
+		return 0
+	}
+	if acc&isa.Write != 0 && (f.Mnemonic == "push" || f.Mnemonic == "call") {
+		return 8
+	}
+	for _, o := range f.Operands {
+		if o.Kind.IsMemory() && o.Access&acc != 0 && !o.Kind.IsBroadcast() {
+			if bytes := MemoryBytes(o.Kind); bytes > 0 {
+				return bytes
+			}
+		}
+	}
+	return 0
+}
+
 // memoryAccess is MemAccessOf by form name: 0 for forms the catalog
 // lacks.
 func memoryAccess(form string) MemAccess {

@@ -54,7 +54,7 @@ func mixStoreLines(code []byte) (lines []pipeline.StoreLine, ok bool) {
 		if f == nil || !MemAccessOf(f).Stores() {
 			continue
 		}
-		mem, explicit := onlyMemoryArg(in)
+		mem, explicit := in.Memory()
 		if !explicit || f.Mnemonic == "push" || f.Mnemonic == "call" ||
 			moved(mem.Base) || moved(mem.Index) || mem.Base == isa.RIP {
 			lines = append(lines, pipeline.StoreLine{})
@@ -66,7 +66,7 @@ func mixStoreLines(code []byte) (lines []pipeline.StoreLine, ok bool) {
 			region = len(regions)
 			regions[key] = region
 		}
-		lines = append(lines, pipeline.StoreLine{Known: true, Region: region, Offset: mem.Disp, Bytes: storedBytes(f)})
+		lines = append(lines, pipeline.StoreLine{Known: true, Region: region, Offset: mem.Disp, Bytes: AccessBytes(f, isa.Write|isa.CondWrite)})
 	}
 	return lines, true
 }
@@ -77,31 +77,6 @@ func gprNum(r isa.Reg) int {
 		return r.Num()
 	}
 	return -1
-}
-
-// storedBytes is how many bytes the form's written memory operand covers
-// (0 when untyped).
-func storedBytes(f *isa.Form) int {
-	for _, op := range f.Operands {
-		if op.Kind.IsMemory() && op.Access&(isa.Write|isa.CondWrite) != 0 && !op.Kind.IsBroadcast() {
-			return MemoryBytes(op.Kind)
-		}
-	}
-	return 0
-}
-
-// onlyMemoryArg returns the instruction's memory operand when it has
-// exactly one.
-func onlyMemoryArg(in *isa.Inst) (isa.InstMem, bool) {
-	var out isa.InstMem
-	n := 0
-	for _, a := range in.Args {
-		if a.Type == isa.OpMem {
-			out = a.Mem
-			n++
-		}
-	}
-	return out, n == 1
 }
 
 // mixCommitIterations is how many copies the store commit bound of a mix

@@ -52,7 +52,7 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	for _, row := range r.Rows {
 		if lo, hi, wide := row.Measured.Spread(); wide && row.Measured.Err == nil {
-			fmt.Fprintf(w, "%s: its %d passes read %.2f-%.2f cycles, the one kept (the lower quartile, %.2f) %.0f%% above the fastest: it settles in a slower state in most passes here, or a neighbour was busy through them\n",
+			fmt.Fprintf(w, "%s: its %d passes read %.2f-%.2f cycles, the one kept (the lower quartile, %.2f) %.0f%% above the fastest: it ran slower in most passes here: a neighbour busy through them\n",
 				row.Kernel, len(row.Measured.Passes), lo, hi, row.Measured.Cycles, 100*(row.Measured.Cycles/lo-1))
 		}
 	}

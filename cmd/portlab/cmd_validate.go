@@ -29,7 +29,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	hex := fs.Bool("hex", false, "kernel files are hex-encoded blocks, one per line")
 	cpu := fs.Int("cpu", -1, cpuFlagHelp)
 	reps := fs.Int("repetitions", 21, "repetitions per kernel measurement")
-	passes := fs.Int("passes", 5, "measure every kernel in this many passes over all of them, each in a worker process of its own, and keep the lower-quartile pass (a process can settle in a slower state of some code)")
+	passes := fs.Int("passes", 5, "measure every kernel in this many passes over all of them, each in a worker process of its own, and keep the lower-quartile pass (some code runs slower in most passes while a neighbour is busy)")
 	maxPasses := fs.Int("max-passes", 15, "kernels whose passes disagree by more than 2 % get more passes, up to this many in all (the lower quartile of all is kept)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: portlab validate [--model M] [--peer llvm-mca[=PATH]] [--json] [--html F] KERNELS...")
