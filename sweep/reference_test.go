@@ -80,12 +80,34 @@ var hostDeviations = map[string]map[string]string{
 		"div r64 latency":                      "15 cycles here for small dividends (rdx cleared each time), 14 published",
 	},
 	// Measured on this project's Zen 4 KVM guests (AuthenticAMD-19-11-1,
-	// EPYC Genoa), 2026-11-25: 85 of 89 numbers agree with uops.info.
+	// EPYC Genoa), 2026-11-25 and 2026-11-29: 85 of 89 numbers agree with
+	// uops.info.
 	"znver4": {
-		"lea r64, m throughput":                     "0.22 here for portlab's [base+disp8] lea (faster than four ALUs: simple LEAs are not limited to the ALUs); the published row is a base+index lea, 0.25",
 		"adc r64, r64 throughput":                   "0.333 here: adc plus the zero idiom that breaks its carry chain fill the 6-wide dispatch, so adc issues on at least three ALUs; 0.50 published",
 		"vpternlogd zmm, zmm, zmm, imm8 throughput": "0.61 here run after run (24 independent instances, three 512-bit register sources each), 0.56 published",
 		"movaps xmm, xmm latency":                   "0.167 here: a chain of eliminated moves runs at the rename width (6 a cycle); published 0",
+	},
+}
+
+// hostRange is a number that differs between hosts of one core and
+// signature: each end was measured on a host of the class, and the
+// measurement must lie within the range (give or take the check's
+// tolerance), whichever end it is near.
+type hostRange struct {
+	lo, hi float64
+	why    string
+}
+
+// hostRanges are hostDeviations whose value moves between processes on
+// one host, each process's value converged: the measurement must lie in
+// the range seen.
+var hostRanges = map[string]map[string]hostRange{
+	"znver4": {
+		// Zen 4 guest (AuthenticAMD-19-11-1), 2026-11-29, about 40
+		// processes: 4.50 or 5.00 about half each, three 4.21-4.44;
+		// not by CPU, nor by what the process measured before it;
+		// vdivpd zmm 9.0 in all of them.
+		"vdivpd ymm, ymm, ymm throughput": {4.5, 5.0, "4.5 or 5.0 (the published value) from one process to the next on the Zen 4 guest, each converged"},
 	},
 }
 
@@ -129,6 +151,8 @@ func TestPublishedNumbers(t *testing.T) {
 		t.Fatal(err)
 	}
 	known, verified := hostDeviations[h.Microarch]
+	ranges := hostRanges[h.Microarch]
+	verified = verified || ranges != nil
 	var mismatches, explained []string
 	checked := 0
 	tries := 5
@@ -164,6 +188,16 @@ func TestPublishedNumbers(t *testing.T) {
 			check := func(what string, got float64, ok bool, why string) {
 				key := name + " " + what
 				checked++
+				seen[key] = true
+				if r, ranged := ranges[key]; ranged {
+					lo, hi := r.lo-rangeTolerance(what, r.lo), r.hi+rangeTolerance(what, r.hi)
+					if got >= lo && got <= hi {
+						explained = append(explained, fmt.Sprintf("%s: %.3f (within %.3g..%.3g seen on this class: %s)", key, got, r.lo, r.hi, r.why))
+					} else {
+						mismatches = append(mismatches, fmt.Sprintf("%s: measured %.3f, outside %.3g..%.3g seen on this class (%s) [%s]", key, got, r.lo, r.hi, r.why, pub.Source))
+					}
+					return
+				}
 				switch {
 				case ok && known[key] != "":
 					mismatches = append(mismatches, fmt.Sprintf("%s: listed as a deviation (%s) but now agrees (%.3f)", key, known[key], got))
@@ -175,7 +209,6 @@ func TestPublishedNumbers(t *testing.T) {
 				default:
 					mismatches = append(mismatches, fmt.Sprintf("%s: measured %.3f, %s [%s]", key, got, why, pub.Source))
 				}
-				seen[key] = true
 			}
 			if f.LatencyOperands != nil && (pub.Latency != nil || len(pub.LatencyRange) == 2) {
 				got, have := s.Latencies[*f.LatencyOperands]
@@ -198,6 +231,11 @@ func TestPublishedNumbers(t *testing.T) {
 				p := *pub.Throughput
 				ok := math.Abs(s.Throughput-p) <= math.Max(0.02, 0.08*p)
 				check("throughput", s.Throughput, ok, fmt.Sprintf("published %.3f", p))
+			}
+		}
+		for key := range ranges {
+			if !seen[key] {
+				mismatches = append(mismatches, key+": listed as host-dependent but not measured")
 			}
 		}
 		for key := range known {
@@ -232,4 +270,13 @@ func TestPublishedNumbers(t *testing.T) {
 		}
 		t.Logf("differs (%s has no verified deviation list for the %s column): %s%s", h.Microarch, class, m, note)
 	}
+}
+
+// rangeTolerance is the check's tolerance around a value: latencies 3 %
+// or 0.1 cycles, throughputs 8 % or 0.02 cycles.
+func rangeTolerance(what string, v float64) float64 {
+	if what == "latency" {
+		return math.Max(0.1, 0.03*v)
+	}
+	return math.Max(0.02, 0.08*v)
 }
