@@ -19,13 +19,23 @@ import (
 // 0's FMA, 4); vmulss 24.00 and 27.96; beside ymm work unchanged.
 const KindLatency512 = modeldb.Latency512Kind
 
-// Latency512Benches returns, for a 128/256-bit vector form, its first
-// register-to-register latency chain with a zmm load after every link
-// (loads only: they close port 1 without taking an execution port the
-// chain could want); nil for other forms, or when the chain uses every
-// zmm register the loads would need.
+// Latency512Benches returns, for a 128/256-bit vector register form, its
+// first register-to-register latency chain with a zmm load after every
+// link (loads only: they close port 1 without taking an execution port
+// the chain could want); nil for other forms, or when the chain uses
+// every zmm register the loads would need.
+//
+// A form with a memory operand gets none: each link of its chain loads
+// too, beside the zmm load, and a one-cycle link then waits for the load
+// pipes, not for the operation. On the Zen 4 guest (AuthenticAMD-19-11-1,
+// 2026-11-29) `vpminud xmm, xmm, m128` read 1.37-2.00 cycles a link from
+// one measurement to the next and `vpminud xmm, xmm, xmm` 1.00 in every
+// one; 234 memory forms' chains differed by more than 1 % between two
+// sweeps, 20 register forms'. The model builder gives a memory form its
+// register form's latency beside 512-bit work (modeldb, "latency beside
+// 512-bit work").
 func Latency512Benches(f *isa.Form, latencies []*Bench) []*Bench {
-	if !modeldb.IsNarrowVectorOp(f) {
+	if !modeldb.IsNarrowVectorOp(f) || f.HasMemory() {
 		return nil
 	}
 	for _, b := range latencies {

@@ -9,8 +9,9 @@ import (
 
 // TestLatency512Benches: a narrower vector form's first register chain
 // comes again with a zmm load after every link, on zmm registers the chain
-// does not use, counting only the chain's links; 512-bit and
-// general-register forms get none.
+// does not use, counting only the chain's links; 512-bit,
+// general-register and memory forms get none (a memory form's links load
+// too, and the chain would time the load pipes).
 func TestLatency512Benches(t *testing.T) {
 	for _, name := range []string{"vaddss xmm, xmm, xmm", "addps xmm, xmm", "vpshufb ymm, ymm, ymm", "{evex} vaddps ymm, ymm, ymm"} {
 		f, ok := isa.Lookup(name)
@@ -61,9 +62,18 @@ func TestLatency512Benches(t *testing.T) {
 			t.Errorf("%s: kind %s mode %s, %d links, %d loads, %d instructions counted, pair %q", name, b.Kind, b.Mode, links, loads, b.Snippet.Instructions, b.Operands)
 		}
 	}
-	for _, name := range []string{"vaddps zmm, zmm, zmm", "add r64, r64"} {
-		f, _ := isa.Lookup(name)
-		lat, _ := Latency(f)
+	for _, name := range []string{"vaddps zmm, zmm, zmm", "add r64, r64", "vpminud xmm, xmm, m128", "vaddps ymm, ymm, m256", "vpaddq xmm, xmm, m64bcst"} {
+		f, ok := isa.Lookup(name)
+		if !ok {
+			t.Fatalf("%s not in the catalog", name)
+		}
+		lat, err := Latency(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(lat) == 0 {
+			t.Fatalf("%s: no latency chains: the check shows nothing", name)
+		}
 		if bs := Latency512Benches(f, lat); len(bs) != 0 {
 			t.Errorf("%s: %d benches beside 512-bit work, want none", name, len(bs))
 		}

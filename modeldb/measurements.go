@@ -72,8 +72,10 @@ type FormMeasurements struct {
 	Addressing map[string]*AddressCost
 	// Latency512 is the latency of a 128/256-bit vector form's chain with
 	// 512-bit loads beside it (results of kind latency-beside-512bit; the
-	// largest pair's), 0 when not measured.
-	Latency512 float64
+	// largest pair's), 0 when not measured; Latency512Pair is that chain's
+	// operand pair ("1->0"), whose own latency is Latencies[pair].
+	Latency512     float64
+	Latency512Pair string
 	// AddressMixes are the form in one address shape beside probe forms
 	// (results of kind address-ports), for the shape's ports.
 	AddressMixes []AddressMix
@@ -435,8 +437,10 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		for k, v := range fm.lats {
 			fm.Latencies[k] = median(v.values())
 		}
-		for _, v := range fm.lats512 {
-			fm.Latency512 = max(fm.Latency512, median(v))
+		for pair, v := range fm.lats512 {
+			if l := median(v); l > fm.Latency512 || (l == fm.Latency512 && pair < fm.Latency512Pair) {
+				fm.Latency512, fm.Latency512Pair = l, pair
+			}
 		}
 		for shape, tps := range fm.shapeTps {
 			lats := fm.shapeLats[shape]

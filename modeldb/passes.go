@@ -65,8 +65,8 @@ var buildPasses = []buildPass{
 		"mixes of 512-bit work with narrower vector forms (AVX-512 hosts)", (*builder).beside512},
 	{"entries", "every measured form gets its latencies, throughput, fitted ports, uops within its throughput, flags and provenance",
 		"latencies and throughputs", (*builder).entries},
-	{"latency beside 512-bit work", "a form whose latency beside 512-bit work differs from its own by more than 5 % keeps both",
-		"latency chains with a 512-bit form after each link (AVX-512 hosts)", (*builder).latency512},
+	{"latency beside 512-bit work", "a register form whose latency beside 512-bit work differs from its own by more than 5 % keeps both; a memory form takes its register form's",
+		"register forms' latency chains with a zmm load after each link (AVX-512 hosts)", (*builder).latency512},
 	{"loads and stores in the header", "the model's load ports, load latency, store ports and store-to-load forwarding latency are the plain 64-bit load's and store's",
 		"mov r64, m64 and mov m64, r64 measured", (*builder).loadStoreHeader},
 	{"line splits", "a load that crosses a 64-byte line takes its load ports as many times as its split stream ran slower than the plain load, per width, where 1.1 times or more",
@@ -843,34 +843,87 @@ func (b *builder) entries(r *Pass) error {
 	return nil
 }
 
-// latency512 keeps a form's latency beside 512-bit work where it differs
-// from its own by more than latency512Margin.
+// latency512 gives a narrower vector register form a latency beside
+// 512-bit work where its chain beside zmm loads ran more than
+// latency512Margin slower than the same chain alone, and that chain is the
+// entry's latency (the analyzer scales all of a form's latencies by
+// Latency512 / Latency: a ratio from another chain, a one-cycle xmm pass
+// of pinsrq against its general-register input, would scale the wrong
+// one). A chain that ran faster beside zmm loads keeps its own latency
+// (512-bit work closes ports and moves work to slower units; nothing
+// known speeds a chain up). A memory form takes its register form's ratio
+// when its own latency is that same chain's: its own chain beside zmm
+// loads, which older sweeps measured, loads twice a link and times the
+// load pipes (gen.Latency512Benches), so it is not used.
 func (b *builder) latency512(r *Pass) error {
-	measured, kept := 0, 0
+	sameChain := func(own, latency float64) bool {
+		return own > 0 && latency > 0 && math.Abs(own-latency) <= latency512Margin*latency
+	}
+	slower := func(n string) (float64, string) {
+		fm := b.ms.Forms[n]
+		if fm == nil || fm.Latency512 <= 0 {
+			return 0, ""
+		}
+		own := fm.Latencies[fm.Latency512Pair]
+		if own <= 0 || fm.Latency512 <= (1+latency512Margin)*own {
+			return 0, ""
+		}
+		return fm.Latency512 / own, fm.Latency512Pair
+	}
+	measured, slowed, kept, derived := 0, 0, 0, 0
+	var memory []string
 	for _, n := range b.names {
 		e, ok := b.m.Lookup(n)
 		if !ok {
 			continue
 		}
 		e.Latency512 = 0
-		l := b.ms.Forms[n].Latency512
-		if l <= 0 {
+		if f, ok := isa.Lookup(n); ok && f.HasMemory() {
+			memory = append(memory, n)
+			continue
+		}
+		if fm := b.ms.Forms[n]; fm == nil || fm.Latency512 <= 0 {
 			continue
 		}
 		measured++
-		if e.Latency > 0 && math.Abs(l-e.Latency) > latency512Margin*e.Latency {
-			e.Latency512 = round5(l)
+		ratio, pair := slower(n)
+		if ratio > 0 {
+			slowed++
+		}
+		if ratio > 0 && sameChain(b.ms.Forms[n].Latencies[pair], e.Latency) {
+			e.Latency512 = round5(e.Latency * ratio)
 			kept++
 		}
+	}
+	for _, n := range memory {
+		e, _ := b.m.Lookup(n)
+		f, _ := isa.Lookup(n)
+		mi := memoryOperand(f)
+		if mi < 0 || e.Latency <= 0 {
+			continue
+		}
+		rf, _ := registerCounterpart(f, mi, func(name string) bool {
+			ratio, _ := slower(name)
+			return ratio > 0
+		})
+		if rf == nil {
+			continue
+		}
+		ratio, pair := slower(rf.Name())
+		if !sameChain(b.ms.Forms[n].Latencies[pair], e.Latency) {
+			continue // the entry's latency is another chain's (the load's)
+		}
+		e.Latency512 = round5(e.Latency * ratio)
+		derived++
 	}
 	if measured == 0 {
 		r.Evidence = "no latency measured beside 512-bit work (no AVX-512, or not measured)"
 		return nil
 	}
-	r.Evidence = fmt.Sprintf("%d forms' latencies measured beside 512-bit work, %d of them more than %.0f %% from their own", measured, kept, 100*latency512Margin)
+	r.Evidence = fmt.Sprintf("%d register forms' latencies measured beside 512-bit work, %d of them more than %.0f %% slower than the same chain alone", measured, slowed, 100*latency512Margin)
 	if kept > 0 {
 		r.Applied = true
-		r.Changes = append(r.Changes, fmt.Sprintf("%d forms keep a latency beside 512-bit work", kept))
+		r.Changes = append(r.Changes, fmt.Sprintf("%d forms keep a latency beside 512-bit work (%d others slowed on a chain that is not their entry's latency), %d memory forms take their register form's", kept, slowed-kept, derived))
 	}
 	return nil
 }

@@ -243,10 +243,12 @@ func TestWidthClasses(t *testing.T) {
 	}
 }
 
-// TestBuildKeepsLatencyBeside512: a narrower vector form's chain measured
-// beside 512-bit loads gives the entry latency_beside_512bit where it
-// differs from the form's own latency by more than 5 %, and it survives
-// writing and reading.
+// TestBuildKeepsLatencyBeside512: a narrower vector register form's chain
+// measured beside 512-bit loads gives the entry latency_beside_512bit
+// where it differs from the form's own latency by more than 5 %, and it
+// survives writing and reading. A memory form takes its register form's
+// (scaled to its own latency), whatever its own chain beside zmm loads
+// read: that chain times the load pipes.
 func TestBuildKeepsLatencyBeside512(t *testing.T) {
 	res := func(id, form, kind, pair string, v float64) *results.Benchmark {
 		return &results.Benchmark{Mode: "latency", Measurements: []results.Measurement{{Key: "latency", Value: v}},
@@ -261,6 +263,27 @@ func TestBuildKeepsLatencyBeside512(t *testing.T) {
 		res("a5", "vaddss xmm, xmm, xmm", Latency512Kind, "1->0", 3.2),
 		res("b", "vpaddd ymm, ymm, ymm", "latency", "1->0", 1.0), tp("bt", "vpaddd ymm, ymm, ymm", 0.34),
 		res("b5", "vpaddd ymm, ymm, ymm", Latency512Kind, "1->0", 1.01),
+		// Memory forms: a chain beside zmm loads as older sweeps measured
+		// it, load-bound; vaddss's scaled from its register form's, and
+		// vpaddd's none, as its register form keeps none.
+		res("c", "vaddss xmm, xmm, m32", "latency", "1->0", 2.0), tp("ct", "vaddss xmm, xmm, m32", 0.5),
+		res("c5", "vaddss xmm, xmm, m32", Latency512Kind, "1->0", 4.0),
+		res("d", "vpaddd ymm, ymm, m256", "latency", "1->0", 1.0), tp("dt", "vpaddd ymm, ymm, m256", 0.5),
+		res("d5", "vpaddd ymm, ymm, m256", Latency512Kind, "1->0", 1.7),
+		res("e", "vmulss xmm, xmm, m32", "latency", "1->0", 3.0), tp("et", "vmulss xmm, xmm, m32", 0.5),
+		res("e5", "vmulss xmm, xmm, m32", Latency512Kind, "1->0", 4.5),
+		// Faster beside zmm loads than alone: its own latency stays.
+		res("f", "vpinsrq xmm, xmm, r64, imm8", "latency", "1->0", 1.5), res("f2", "vpinsrq xmm, xmm, r64, imm8", "latency", "2->0", 4.0),
+		tp("ft", "vpinsrq xmm, xmm, r64, imm8", 1.0), res("f5", "vpinsrq xmm, xmm, r64, imm8", Latency512Kind, "1->0", 0.93),
+		// The chain beside zmm loads is not the entry's largest pair: the
+		// ratio (2.0 / 1.0) is not the entry latency's, so none.
+		res("g", "vpshufb ymm, ymm, ymm", "latency", "1->0", 1.0), res("g2", "vpshufb ymm, ymm, ymm", "latency", "2->0", 3.0),
+		tp("gt", "vpshufb ymm, ymm, ymm", 0.5), res("g5", "vpshufb ymm, ymm, ymm", Latency512Kind, "1->0", 2.0),
+		// A memory form whose entry latency is the load's (mem->0): its
+		// register form's ratio is not for that chain.
+		res("h", "vmovdqa ymm, ymm", "latency", "1->0", 0.5), tp("ht", "vmovdqa ymm, ymm", 0.25),
+		res("h5", "vmovdqa ymm, ymm", Latency512Kind, "1->0", 1.0),
+		res("i", "vmovdqa ymm, m256", "latency", "mem->0", 8.0), tp("it", "vmovdqa ymm, m256", 0.5),
 	}, CollectOptions{})
 	if l := ms.Forms["vaddss xmm, xmm, xmm"]; l.Latency512 != 3.2 || l.Latency() != 2 {
 		t.Fatalf("collected latency %v, beside 512-bit work %v; want 2 and 3.2", l.Latency(), l.Latency512)
@@ -269,8 +292,11 @@ func TestBuildKeepsLatencyBeside512(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantPass(t, rep, "latency beside 512-bit work", true, "2 forms' latencies measured beside 512-bit work, 1 of them")
-	for form, want := range map[string]float64{"vaddss xmm, xmm, xmm": 3.2, "vpaddd ymm, ymm, ymm": 0} {
+	wantPass(t, rep, "latency beside 512-bit work", true, "5 register forms' latencies measured beside 512-bit work, 3 of them")
+	// vmulss xmm, xmm, m32: no register form measured, so none.
+	for form, want := range map[string]float64{"vaddss xmm, xmm, xmm": 3.2, "vpaddd ymm, ymm, ymm": 0,
+		"vaddss xmm, xmm, m32": 3.2, "vpaddd ymm, ymm, m256": 0, "vmulss xmm, xmm, m32": 0,
+		"vpinsrq xmm, xmm, r64, imm8": 0, "vpshufb ymm, ymm, ymm": 0, "vmovdqa ymm, ymm": 1, "vmovdqa ymm, m256": 0} {
 		if e, _ := m.Lookup(form); e.Latency512 != want {
 			t.Errorf("%s: latency beside 512-bit work %v, want %v", form, e.Latency512, want)
 		}
