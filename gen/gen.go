@@ -26,13 +26,14 @@ import (
 const (
 	KindLatency         = "latency"
 	KindThroughput      = "throughput"
-	KindIdiomLatency    = "idiom-latency"    // all register operands the same, chained
-	KindIdiomTP         = "idiom-throughput" // all register operands the same, independent
-	KindMoveLatency     = "move-latency"     // mov a, b; mov b, a chain
-	KindPorts           = "ports"            // port-conflict mix
-	KindRandomMix       = "random-mix"       // a random mix of 2-4 forms, for validating models
-	KindFitMix          = "fit-mix"          // a random mix of 2-4 forms, for fitting models
-	KindHelperRoundTrip = "helper"           // calibration of a cross-class helper pair
+	KindDestChain       = "destination-chain" // a throughput stream over one destination register
+	KindIdiomLatency    = "idiom-latency"     // all register operands the same, chained
+	KindIdiomTP         = "idiom-throughput"  // all register operands the same, independent
+	KindMoveLatency     = "move-latency"      // mov a, b; mov b, a chain
+	KindPorts           = "ports"             // port-conflict mix
+	KindRandomMix       = "random-mix"        // a random mix of 2-4 forms, for validating models
+	KindFitMix          = "fit-mix"           // a random mix of 2-4 forms, for fitting models
+	KindHelperRoundTrip = "helper"            // calibration of a cross-class helper pair
 	// KindAddressLatency and KindAddressTP measure lea in one address shape
 	// (Bench.Addressing): not the form's own latency and throughput.
 	KindAddressLatency = "address-latency"
@@ -540,6 +541,13 @@ func Generate(f *isa.Form) ([]*Bench, error) {
 		return nil, err
 	}
 	out = append(out, tp)
+	dc, err := DestChain(f)
+	if err != nil {
+		return nil, err
+	}
+	if dc != nil {
+		out = append(out, dc)
+	}
 	out = append(out, Idioms(f)...)
 	out = append(out, AddressShapeBenches(f)...)
 	out = append(out, LoadAddressBenches(f)...)

@@ -31,7 +31,45 @@ func MixN(forms []*isa.Form, counts []int) (*Bench, error) {
 // throughput, the latency of a chain through its destination register,
 // and for a read-modify-write form the latency of a chain through its
 // memory operand.
-type FormTime struct{ Latency, Throughput, MemoryLatency float64 }
+type FormTime struct {
+	Latency, Throughput, MemoryLatency float64
+	// DestLatency is the form's stream over one destination register
+	// (KindDestChain), cycles an instance: more than its throughput when
+	// the form waits for its write-only destination's previous value.
+	DestLatency float64
+}
+
+// waitsForDest reports a form whose write-only destination the
+// measurements show it waiting for: its stream over one destination ran
+// more than destWaitMargin times its throughput, and slower by a quarter
+// of a cycle or more. Such a form's destination rotates in a mix as a
+// chained one's does, with DestLatency as its link.
+func waitsForDest(f *isa.Form, times FormTimes) bool {
+	t, ok := times[f.Name()]
+	return ok && !chained(f) && t.Throughput > 0 && t.DestLatency > destWaitMargin*t.Throughput && t.DestLatency-t.Throughput >= 0.25
+}
+
+// destWaitMargin is how much slower than its throughput a form's stream
+// over one destination must run for the form to be said to wait for it.
+const destWaitMargin = 1.25
+
+// chainedIn reports a form whose stream in a mix rotates over a share of
+// its class's registers by need: its written registers are inputs too, or
+// it waits for them all the same (waitsForDest).
+func chainedIn(f *isa.Form, times FormTimes) bool {
+	return chained(f) || waitsForDest(f, times)
+}
+
+// chainsIn reports a register operand of f that chains its instances in a
+// mix: read and written (chainedOperand), or a vector or MMX destination
+// the form waits for (waitsForDest).
+func chainsIn(f *isa.Form, op isa.Operand, times FormTimes) bool {
+	if chainedOperand(op) {
+		return true
+	}
+	c := class(op.Kind)
+	return (c == "vec" || c == "mm") && writes(op) && waitsForDest(f, times)
+}
 
 // FormTimes are the forms' measured times by name: what MixNTimed sizes
 // register pools and read-modify-write copies by.
@@ -111,7 +149,7 @@ func MixNTimed(forms []*isa.Form, counts []int, times FormTimes) (*Bench, error)
 	chainedLeft, plainLeft := map[string]int{}, map[string]int{}
 	needLeft := map[string]float64{}
 	for _, i := range order {
-		if c := poolKey(forms[i]); chained(forms[i]) {
+		if c := poolKey(forms[i]); chainedIn(forms[i], times) {
 			chainedLeft[c]++
 			if need != nil {
 				needLeft[c] += need[i]
@@ -124,7 +162,7 @@ func MixNTimed(forms []*isa.Form, counts []int, times FormTimes) (*Bench, error)
 	for _, i := range order {
 		share := 0.0
 		al.high = high(forms[i])
-		if c := poolKey(forms[i]); chained(forms[i]) {
+		if c := poolKey(forms[i]); chainedIn(forms[i], times) {
 			switch {
 			case chainedLeft[c] > 1 && need != nil:
 				// A share of what the pool has left, by need.
@@ -290,7 +328,7 @@ func worstChain(forms []*isa.Form, counts []int, streams []*stream, reps int, ti
 		n := counts[i] * reps
 		for j, pool := range st.dsts {
 			op := forms[i].Operands[j]
-			if pool == nil || !chainedOperand(op) {
+			if pool == nil || !chainsIn(forms[i], op, times) {
 				continue
 			}
 			lat := chainLatency(forms[i], op, times)
@@ -373,7 +411,7 @@ func chainNeeds(forms []*isa.Form, counts []int, times FormTimes) []float64 {
 	for i, x := range forms {
 		lat := 0.0
 		for _, op := range x.Operands {
-			if chainedOperand(op) {
+			if chainsIn(x, op, times) {
 				lat = max(lat, chainLatency(x, op, times))
 			}
 		}
@@ -386,13 +424,18 @@ func chainNeeds(forms []*isa.Form, counts []int, times FormTimes) []float64 {
 }
 
 // chainLatency is the latency of the chain through a chained register
-// operand of f: the form's measured latency through its destination, but
+// operand of f: for a write-only destination the form waits for, its
+// stream over one destination (DestLatency); otherwise the form's
+// measured latency through its destination, but
 // at most a cycle for a register written in part and not read (mov r16,
 // m16 chains through the merge of the register's other bytes, not through
 // its load: sized by the load's 5 cycles, its stream left add r64, r64
 // beside it three registers for 18 instances, a chain of 6 cycles a copy
 // where the ports take 4.5).
 func chainLatency(f *isa.Form, op isa.Operand, times FormTimes) float64 {
+	if !chainedOperand(op) {
+		return times[f.Name()].DestLatency // a destination it waits for
+	}
 	lat := times[f.Name()].Latency
 	if !reads(op) {
 		lat = min(lat, 1)

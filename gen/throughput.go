@@ -235,3 +235,56 @@ func Throughput(f *isa.Form) (*Bench, error) {
 	s := newSnippet(f, "throughput", info, lines, n)
 	return &Bench{Form: f, Kind: KindThroughput, Snippet: s, Mode: "inverse_throughput"}, nil
 }
+
+// DestChain returns, for a form whose vector or MMX destination the catalog
+// calls write-only, its throughput stream with every instance writing one
+// destination register: register renaming makes that the form's
+// throughput, unless the form waits for its destination's previous value
+// all the same, and then it is that chain's link. Mixes give such forms
+// two destinations (their chains were thought not to exist), so a form
+// that waits must be known: Zen 4's vexpandpd ymm, ymm ran at 2.00 cycles
+// an instance over two destinations, 1.00 over four and its 0.667 over
+// eight (Zen 4 guest, 2026-11-29); Zen 3's cvtpi2pd xmm, mm 3 cycles a
+// link (testdata/experiments/false_dependency.s). nil for other forms.
+func DestChain(f *isa.Form) (*Bench, error) {
+	if chained(f) || chainsThroughMemory(f) {
+		return nil, nil
+	}
+	a := newAllocator(f)
+	st, err := newStream(f, a, 1)
+	if err != nil {
+		return nil, err
+	}
+	one := false
+	for i, pool := range st.dsts {
+		if pool == nil {
+			continue
+		}
+		if c := class(f.Operands[i].Kind); c != "vec" && c != "mm" {
+			return nil, nil
+		}
+		st.dsts[i] = pool[:1]
+		one = true
+	}
+	if !one {
+		return nil, nil
+	}
+	st.k = 1
+	const n = destChainInstances
+	var lines []string
+	for k := 0; k < n; k++ {
+		lines = append(lines, st.resets...)
+		l, err := st.line(k)
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, l)
+	}
+	info := fmt.Sprintf("destination chain of %s: %d instances per copy, all writing one destination (its throughput, unless it waits for the destination's previous value)", f.Name(), n)
+	s := newSnippet(f, "destination chain", info, lines, n)
+	return &Bench{Form: f, Kind: KindDestChain, Snippet: s, Mode: "inverse_throughput"}, nil
+}
+
+// destChainInstances is the instances of a destination-chain stream per
+// copy.
+const destChainInstances = 12

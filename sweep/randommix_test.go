@@ -498,3 +498,17 @@ func TestMemoryRounds(t *testing.T) {
 		t.Errorf("resumed a finished sweep: %d benchmarks, %d in later rounds", sum.Benchmarks, sum.LateMeasured)
 	}
 }
+
+// A form's stream over one destination (gen.KindDestChain) reaches the
+// times mixes are sized by.
+func TestMeasuredTimesCarryTheDestinationChain(t *testing.T) {
+	res := func(id, kind string, v float64) *results.Benchmark {
+		return &results.Benchmark{Portlab: &results.Extra{ID: id, Form: "vexpandpd ymm, ymm", Kind: kind, Operands: "1->0", Median: v}}
+	}
+	times := newMeasuredTimes()
+	times.note([]*results.Benchmark{res("l", gen.KindLatency, 4), res("t", gen.KindThroughput, 0.667), res("d", gen.KindDestChain, 4.0)})
+	got := times.forMixes()["vexpandpd ymm, ymm"]
+	if got.DestLatency != 4 || got.Throughput != 0.667 || got.Latency != 4 {
+		t.Errorf("times %+v, want latency 4, throughput 0.667, destination chain 4", got)
+	}
+}

@@ -306,11 +306,12 @@ type measuredTimes struct {
 	tp, lat map[string]float64
 	ownPair map[string]bool    // lat holds the destination's own pair
 	memLat  map[string]float64 // a read-modify-write form's chain through memory (mem->mem)
+	destLat map[string]float64 // the stream over one destination register (gen.KindDestChain)
 	seen    map[string]bool    // benchmark IDs noted
 }
 
 func newMeasuredTimes() *measuredTimes {
-	return &measuredTimes{tp: map[string]float64{}, lat: map[string]float64{}, ownPair: map[string]bool{}, memLat: map[string]float64{}, seen: map[string]bool{}}
+	return &measuredTimes{tp: map[string]float64{}, lat: map[string]float64{}, ownPair: map[string]bool{}, memLat: map[string]float64{}, destLat: map[string]float64{}, seen: map[string]bool{}}
 }
 
 // forMixes returns the times gen.MixNTimed sizes mixes by (nil before
@@ -321,7 +322,7 @@ func (t *measuredTimes) forMixes() gen.FormTimes {
 	}
 	out := make(gen.FormTimes, len(t.tp))
 	for f, v := range t.tp {
-		out[f] = gen.FormTime{Latency: t.lat[f], Throughput: v, MemoryLatency: t.memLat[f]}
+		out[f] = gen.FormTime{Latency: t.lat[f], Throughput: v, MemoryLatency: t.memLat[f], DestLatency: t.destLat[f]}
 	}
 	return out
 }
@@ -349,6 +350,8 @@ func (t *measuredTimes) note(bs []*results.Benchmark) {
 		switch x.Kind {
 		case gen.KindThroughput:
 			t.tp[x.Form] = x.Median
+		case gen.KindDestChain:
+			t.destLat[x.Form] = x.Median
 		case gen.KindLatency:
 			switch {
 			case x.Operands == "mem->mem":
