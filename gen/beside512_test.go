@@ -14,14 +14,7 @@ import (
 // too, and the chain would time the load pipes).
 func TestLatency512Benches(t *testing.T) {
 	for _, name := range []string{"vaddss xmm, xmm, xmm", "addps xmm, xmm", "vpshufb ymm, ymm, ymm", "{evex} vaddps ymm, ymm, ymm"} {
-		f, ok := isa.Lookup(name)
-		if !ok {
-			t.Fatalf("%s not in the catalog", name)
-		}
-		lat, err := Latency(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f, lat := latencyBenches(t, name)
 		bs := Latency512Benches(f, lat)
 		if len(bs) != 1 {
 			t.Fatalf("%s: %d benches, want 1", name, len(bs))
@@ -63,14 +56,7 @@ func TestLatency512Benches(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"vaddps zmm, zmm, zmm", "add r64, r64", "vpminud xmm, xmm, m128", "vaddps ymm, ymm, m256", "vpaddq xmm, xmm, m64bcst"} {
-		f, ok := isa.Lookup(name)
-		if !ok {
-			t.Fatalf("%s not in the catalog", name)
-		}
-		lat, err := Latency(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f, lat := latencyBenches(t, name)
 		if len(lat) == 0 {
 			t.Fatalf("%s: no latency chains: the check shows nothing", name)
 		}
@@ -78,4 +64,15 @@ func TestLatency512Benches(t *testing.T) {
 			t.Errorf("%s: %d benches beside 512-bit work, want none", name, len(bs))
 		}
 	}
+}
+
+// latencyBenches returns a catalog form and its latency benchmarks.
+func latencyBenches(t *testing.T, name string) (*isa.Form, []*Bench) {
+	t.Helper()
+	f := form(t, name)
+	lat, err := Latency(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, lat
 }

@@ -67,8 +67,7 @@ func chainsIn(f *isa.Form, op isa.Operand, times FormTimes) bool {
 	if chainedOperand(op) {
 		return true
 	}
-	c := class(op.Kind)
-	return (c == "vec" || c == "mm") && writes(op) && waitsForDest(f, times)
+	return renamedVector(class(op.Kind)) && writes(op) && waitsForDest(f, times)
 }
 
 // FormTimes are the forms' measured times by name: what MixNTimed sizes

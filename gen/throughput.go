@@ -179,6 +179,25 @@ func indexesOf(d [][]string) []int {
 	return out
 }
 
+// instances renders instances 0..n-1 of the stream, each after the
+// stream's resets.
+func (st *stream) instances(n int) ([]string, error) {
+	var lines []string
+	for k := 0; k < n; k++ {
+		lines = append(lines, st.resets...)
+		l, err := st.line(k)
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, l)
+	}
+	return lines, nil
+}
+
+// renamedVector reports the register classes whose write-only
+// destinations DestChain times (vector and MMX registers).
+func renamedVector(class string) bool { return class == "vec" || class == "mm" }
+
 // line renders instance n of the stream.
 func (st *stream) line(n int) (string, error) {
 	r := append([]string(nil), st.base...)
@@ -213,14 +232,9 @@ func Throughput(f *isa.Form) (*Bench, error) {
 		// the pace (rmwSlots).
 		n = rmwSlots
 	}
-	var lines []string
-	for k := 0; k < n; k++ {
-		lines = append(lines, st.resets...)
-		l, err := st.line(k)
-		if err != nil {
-			return nil, err
-		}
-		lines = append(lines, l)
+	lines, err := st.instances(n)
+	if err != nil {
+		return nil, err
 	}
 	info := fmt.Sprintf("throughput of %s: %d independent instances per copy", f.Name(), n)
 	if st.k > 1 && len(indexesOf(st.dsts)) > 0 {
@@ -260,7 +274,7 @@ func DestChain(f *isa.Form) (*Bench, error) {
 		if pool == nil {
 			continue
 		}
-		if c := class(f.Operands[i].Kind); c != "vec" && c != "mm" {
+		if !renamedVector(class(f.Operands[i].Kind)) {
 			return nil, nil
 		}
 		st.dsts[i] = pool[:1]
@@ -271,14 +285,9 @@ func DestChain(f *isa.Form) (*Bench, error) {
 	}
 	st.k = 1
 	const n = destChainInstances
-	var lines []string
-	for k := 0; k < n; k++ {
-		lines = append(lines, st.resets...)
-		l, err := st.line(k)
-		if err != nil {
-			return nil, err
-		}
-		lines = append(lines, l)
+	lines, err := st.instances(n)
+	if err != nil {
+		return nil, err
 	}
 	info := fmt.Sprintf("destination chain of %s: %d instances per copy, all writing one destination (its throughput, unless it waits for the destination's previous value)", f.Name(), n)
 	s := newSnippet(f, "destination chain", info, lines, n)

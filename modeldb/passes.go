@@ -856,64 +856,58 @@ func (b *builder) entries(r *Pass) error {
 // loads, which older sweeps measured, loads twice a link and times the
 // load pipes (gen.Latency512Benches), so it is not used.
 func (b *builder) latency512(r *Pass) error {
-	sameChain := func(own, latency float64) bool {
+	sameChain := func(fm *FormMeasurements, pair string, latency float64) bool {
+		own := fm.Latencies[pair]
 		return own > 0 && latency > 0 && math.Abs(own-latency) <= latency512Margin*latency
 	}
-	slower := func(n string) (float64, string) {
-		fm := b.ms.Forms[n]
-		if fm == nil || fm.Latency512 <= 0 {
-			return 0, ""
-		}
-		own := fm.Latencies[fm.Latency512Pair]
-		if own <= 0 || fm.Latency512 <= (1+latency512Margin)*own {
-			return 0, ""
-		}
-		return fm.Latency512 / own, fm.Latency512Pair
+	type memoryForm struct {
+		e  *Entry
+		f  *isa.Form
+		fm *FormMeasurements
 	}
 	measured, slowed, kept, derived := 0, 0, 0, 0
-	var memory []string
+	var memory []memoryForm
 	for _, n := range b.names {
 		e, ok := b.m.Lookup(n)
 		if !ok {
 			continue
 		}
 		e.Latency512 = 0
+		fm := b.ms.Forms[n]
 		if f, ok := isa.Lookup(n); ok && f.HasMemory() {
-			memory = append(memory, n)
+			memory = append(memory, memoryForm{e, f, fm})
 			continue
 		}
-		if fm := b.ms.Forms[n]; fm == nil || fm.Latency512 <= 0 {
+		if fm.Latency512 <= 0 {
 			continue
 		}
 		measured++
-		ratio, pair := slower(n)
+		ratio, pair := slowerBeside512(fm)
 		if ratio > 0 {
 			slowed++
-		}
-		if ratio > 0 && sameChain(b.ms.Forms[n].Latencies[pair], e.Latency) {
-			e.Latency512 = round5(e.Latency * ratio)
-			kept++
+			if sameChain(fm, pair, e.Latency) {
+				e.Latency512 = round5(e.Latency * ratio)
+				kept++
+			}
 		}
 	}
-	for _, n := range memory {
-		e, _ := b.m.Lookup(n)
-		f, _ := isa.Lookup(n)
-		mi := memoryOperand(f)
-		if mi < 0 || e.Latency <= 0 {
+	for _, m := range memory {
+		mi := memoryOperand(m.f)
+		if mi < 0 || m.e.Latency <= 0 {
 			continue
 		}
-		rf, _ := registerCounterpart(f, mi, func(name string) bool {
-			ratio, _ := slower(name)
+		rf, _ := registerCounterpart(m.f, mi, func(name string) bool {
+			ratio, _ := slowerBeside512(b.ms.Forms[name])
 			return ratio > 0
 		})
 		if rf == nil {
 			continue
 		}
-		ratio, pair := slower(rf.Name())
-		if !sameChain(b.ms.Forms[n].Latencies[pair], e.Latency) {
+		ratio, pair := slowerBeside512(b.ms.Forms[rf.Name()])
+		if !sameChain(m.fm, pair, m.e.Latency) {
 			continue // the entry's latency is another chain's (the load's)
 		}
-		e.Latency512 = round5(e.Latency * ratio)
+		m.e.Latency512 = round5(m.e.Latency * ratio)
 		derived++
 	}
 	if measured == 0 {
@@ -926,6 +920,20 @@ func (b *builder) latency512(r *Pass) error {
 		r.Changes = append(r.Changes, fmt.Sprintf("%d forms keep a latency beside 512-bit work (%d others slowed on a chain that is not their entry's latency), %d memory forms take their register form's", kept, slowed-kept, derived))
 	}
 	return nil
+}
+
+// slowerBeside512 is how many times slower than the same chain alone a
+// form's chain ran beside zmm loads, and that chain's pair; 0 when it was
+// not measured or not more than latency512Margin slower.
+func slowerBeside512(fm *FormMeasurements) (float64, string) {
+	if fm == nil || fm.Latency512 <= 0 {
+		return 0, ""
+	}
+	own := fm.Latencies[fm.Latency512Pair]
+	if own <= 0 || fm.Latency512 <= (1+latency512Margin)*own {
+		return 0, ""
+	}
+	return fm.Latency512 / own, fm.Latency512Pair
 }
 
 // loadStoreHeader sets the model's load and store ports and latencies from

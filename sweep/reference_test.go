@@ -223,13 +223,13 @@ func TestPublishedNumbers(t *testing.T) {
 					if pub.UpperBound {
 						lo = 0 // "≤": an upper bound only
 					}
-					tol := math.Max(0.1, 0.03*hi)
+					tol := rangeTolerance("latency", hi)
 					check("latency", got, got >= lo-tol && got <= hi+tol, fmt.Sprintf("published %v..%v", lo, hi))
 				}
 			}
 			if pub.Throughput != nil && !math.IsNaN(s.Throughput) {
 				p := *pub.Throughput
-				ok := math.Abs(s.Throughput-p) <= math.Max(0.02, 0.08*p)
+				ok := math.Abs(s.Throughput-p) <= rangeTolerance("throughput", p)
 				check("throughput", s.Throughput, ok, fmt.Sprintf("published %.3f", p))
 			}
 		}
@@ -272,8 +272,8 @@ func TestPublishedNumbers(t *testing.T) {
 	}
 }
 
-// rangeTolerance is the check's tolerance around a value: latencies 3 %
-// or 0.1 cycles, throughputs 8 % or 0.02 cycles.
+// rangeTolerance is the checks' tolerance around a published or listed
+// value: latencies 3 % or 0.1 cycles, throughputs 8 % or 0.02 cycles.
 func rangeTolerance(what string, v float64) float64 {
 	if what == "latency" {
 		return math.Max(0.1, 0.03*v)
