@@ -203,6 +203,9 @@ func (e *Engine) addHarness(p *prepared, probe *jit.Object, o Options) {
 		return
 	}
 	p.copies = (o.MinInstructions + p.instrs - 1) / p.instrs
+	if s.longer {
+		p.copies = max(p.copies+1, (3*p.copies+1)/2)
+	}
 	marks := []string{"__portlab_body" + jit.UnitToken, "__portlab_bodyend" + jit.UnitToken}
 	add := func(name, src string, mult uint64, loop bool) {
 		p.units = append(p.units, &jit.Unit{Name: s.Name, Source: src, LineOffset: s.LineOffset, Marks: marks})
@@ -364,18 +367,25 @@ func (e *Engine) MeasureCalls(calls []Call, progress func(done int, m *Measureme
 		one := o
 		one.Passes = 1
 		out[c] = make([]*Measurement, len(call.Snippets))
+		snips := call.Snippets
 		if np > 1 {
-			passes[c] = make([][]*Measurement, len(call.Snippets))
+			if o.LengthCheck {
+				snips = withLongerTwins(snips)
+			}
+			passes[c] = make([][]*Measurement, len(snips))
+			for i := range snips {
+				passes[c][i] = make([]*Measurement, np)
+			}
 			maxPass = max(maxPass, np-1)
 		}
-		preps, sharedOf := e.assemble(call.Snippets, one)
+		preps, sharedOf := e.assemble(snips, one)
 		for pass := range np {
 			finish := func(i int, m *Measurement) {
 				if np == 1 {
 					final(c, i, m)
 					return
 				}
-				passes[c][i] = append(passes[c][i], m)
+				passes[c][i][pass] = m // by pass: a snippet and its twin stay aligned
 			}
 			for _, g := range e.groupsOf(preps, sharedOf, one, finish) {
 				g.pass = pass
@@ -399,7 +409,18 @@ func (e *Engine) MeasureCalls(calls []Call, progress func(done int, m *Measureme
 		if passes[c] == nil {
 			continue
 		}
-		ms := e.morePasses(call.Snippets, call.Opts, passes[c])
+		snips := call.Snippets
+		if call.Opts.LengthCheck {
+			snips = withLongerTwins(snips)
+		}
+		for i, ps := range passes[c] {
+			for p, m := range ps {
+				if m == nil {
+					ps[p] = &Measurement{Snippet: snips[i], Err: fmt.Errorf("%s: not measured in pass %d", snips[i].Name, p+1)}
+				}
+			}
+		}
+		ms := e.morePasses(snips, call.Opts, passes[c])
 		for i, m := range ms {
 			final(c, i, m)
 		}
@@ -488,14 +509,27 @@ func (e *Engine) morePasses(snips []*Snippet, o Options, passes [][]*Measurement
 	if spread <= 0 {
 		spread = 0.02
 	}
+	// Under LengthCheck snips come in pairs: a snippet, then its twin at
+	// the longer length.
+	step := 1
+	if o.LengthCheck {
+		step = 2
+	}
 	// Snippets whose passes disagree get more passes, a round over all of
 	// them at a time (as the first passes, so a slow stretch of the host
 	// does not land on one snippet's passes only).
 	for n := o.Passes; n < o.MaxPasses; n++ {
 		var again []int
-		for i := range snips {
-			if passSpread(passes[i]) > spread {
-				again = append(again, i)
+		for i := 0; i < len(snips); i += step {
+			if step == 1 {
+				if passSpread(passes[i]) > spread {
+					again = append(again, i)
+				}
+				continue
+			}
+			agree, _ := lengthsAgree(passes[i], passes[i+1], spread)
+			if len(agree) < 2 || passSpread(agree) > spread {
+				again = append(again, i, i+1)
 			}
 		}
 		if len(again) == 0 {
@@ -510,8 +544,8 @@ func (e *Engine) morePasses(snips []*Snippet, o Options, passes [][]*Measurement
 			passes[again[k]] = append(passes[again[k]], m)
 		}
 	}
-	out := make([]*Measurement, len(snips))
-	for i := range snips {
+	out := make([]*Measurement, 0, len(snips)/step)
+	for i := 0; i < len(snips); i += step {
 		var ok []*Measurement
 		for _, m := range passes[i] {
 			if m.Err == nil {
@@ -519,16 +553,105 @@ func (e *Engine) morePasses(snips []*Snippet, o Options, passes [][]*Measurement
 			}
 		}
 		if len(ok) == 0 {
-			out[i] = passes[i][0] // failed in every pass: the first error
-		} else if o.FastestPass {
-			out[i] = fastestPass(ok)
-		} else if o.LowerQuartilePass {
-			out[i] = quantilePass(ok, 4, false, "the lower quartile")
-		} else {
-			out[i] = medianPass(ok)
+			out = append(out, passes[i][0]) // failed in every pass: the first error
+			continue
 		}
+		if step == 1 {
+			out = append(out, keptPass(ok, o))
+			continue
+		}
+		out = append(out, keptOfLengths(passes[i], passes[i+1], ok, o, spread))
 	}
 	return out
+}
+
+// keptPass is the pass of several (none failed) that the options keep.
+func keptPass(ok []*Measurement, o Options) *Measurement {
+	switch {
+	case o.FastestPass:
+		return fastestPass(ok)
+	case o.LowerQuartilePass:
+		return quantilePass(ok, 4, false, "the lower quartile")
+	}
+	return medianPass(ok)
+}
+
+// withLongerTwins returns snips with each followed by its twin at the
+// longer body length (Options.LengthCheck).
+func withLongerTwins(snips []*Snippet) []*Snippet {
+	out := make([]*Snippet, 0, 2*len(snips))
+	for _, s := range snips {
+		t := *s
+		t.longer = true
+		out = append(out, s, &t)
+	}
+	return out
+}
+
+// lengthsAgree returns the passes of a snippet (short, by pass) whose
+// twin at the longer length (long, the same passes) read within spread of
+// them, and which passes those are.
+func lengthsAgree(short, long []*Measurement, spread float64) (agree []*Measurement, which []bool) {
+	which = make([]bool, len(short))
+	for p, m := range short {
+		if p >= len(long) || m.Err != nil || long[p].Err != nil || m.PerSnippet.Median <= 0 || long[p].PerSnippet.Median <= 0 {
+			continue
+		}
+		if r := m.PerSnippet.Median / long[p].PerSnippet.Median; r <= 1+spread && r >= 1/(1+spread) {
+			which[p] = true
+			agree = append(agree, m)
+		}
+	}
+	return agree, which
+}
+
+// keptOfLengths is the kept pass of a snippet measured at two lengths
+// (Options.LengthCheck): of the passes whose lengths agree where there
+// are any, else of every pass (ok, those that did not fail) with a
+// warning that the value depends on the body's length. Its PassMedians
+// list every pass, its Length the longer one's.
+func keptOfLengths(short, long, ok []*Measurement, o Options, spread float64) *Measurement {
+	agree, which := lengthsAgree(short, long, spread)
+	pool := agree
+	if len(pool) == 0 {
+		pool = ok
+	}
+	best := keptPass(slices.Clone(pool), o)
+	best.PassMedians, best.PassWorkers = passRecord(ok)
+	lc := &LengthCheck{Agree: which}
+	var longOK []*Measurement
+	for p, m := range long {
+		v := 0.0
+		if m.Err == nil {
+			v = m.PerInstr.Median
+			lc.Copies = m.Copies
+			if p < len(which) && (which[p] || len(agree) == 0) {
+				longOK = append(longOK, m)
+			}
+		}
+		lc.PassMedians = append(lc.PassMedians, v)
+	}
+	if len(longOK) > 0 {
+		slices.SortFunc(longOK, func(a, b *Measurement) int { return cmp.Compare(a.PerSnippet.Median, b.PerSnippet.Median) })
+		div := 2
+		if o.LowerQuartilePass {
+			div = 4
+		}
+		if o.FastestPass {
+			div = len(longOK) + 1
+		}
+		lc.Value = longOK[(len(longOK)-1)/div].PerSnippet.Median
+	}
+	best.Length = lc
+	switch {
+	case len(agree) == 0 && lc.Value > 0:
+		best.Warnings = append(best.Warnings, fmt.Sprintf("%.4g cycles a copy at %d copies, %.4g at %d, in every pass: the steady state depends on the body's length (kept the shorter)",
+			best.PerSnippet.Median, best.Copies, lc.Value, lc.Copies))
+	case len(agree) < len(ok):
+		best.Warnings = append(best.Warnings, fmt.Sprintf("%d of %d passes read their two body lengths (%d and %d copies) more than %.0f %% apart: kept a pass of the %d that agree",
+			len(ok)-len(agree), len(ok), best.Copies, lc.Copies, 100*spread, len(agree)))
+	}
+	return best
 }
 
 // passRecord lists every pass's median (per instruction) and worker.

@@ -124,6 +124,21 @@ type Options struct {
 	// of xcheck's median of per-process minima for 49-52 kernels against
 	// 45-47 with the median and 45-49 with the fastest pass.
 	LowerQuartilePass bool
+	// LengthCheck, with Passes > 1, measures every snippet at a second
+	// body length too (half as many copies again), in the same job of
+	// every pass. A steady state does not depend on the body's length, so
+	// a pass whose two lengths read more than PassSpread apart timed its
+	// N- and 2N-copy functions in different states and its difference is
+	// no cost of the code: on the Zen 4 guest gcc_absmax_i32_ymm's 1-cycle
+	// vpmaxsd chain read 0.84 cycles in some workers (the N-copy function
+	// at 1.16 a copy, the 2N-copy one at 1.00) and 1.00 in others. The
+	// kept pass comes from the passes whose lengths agree; more passes run
+	// (up to MaxPasses) until at least two agree and agree with each
+	// other. Code whose cost depends on the length in every pass (a
+	// store-bound stream and its pointer reset) keeps the pass of all of
+	// them, with a warning and both lengths' values in
+	// Measurement.Length. `portlab validate` sets it.
+	LengthCheck bool
 	// Deadline, when set, is when the engine stops giving estimates more
 	// jobs: no retry starts after it, and every snippet keeps the
 	// estimate of the jobs it has run (Measurement.Converged says whether
@@ -384,6 +399,33 @@ type Measurement struct {
 	// the process IDs of the workers that ran them.
 	PassMedians []float64
 	PassWorkers []int
+	// Length is what the second body length said (Options.LengthCheck).
+	Length *LengthCheck
 	// Worker is the process ID of the worker that ran the measurement.
 	Worker int
+}
+
+// LengthCheck is a snippet measured at a second body length in every pass
+// (Options.LengthCheck).
+type LengthCheck struct {
+	Copies int // copies in that length's short body
+	// PassMedians are the cycles per instruction at that length, pass by
+	// pass as Measurement.PassMedians (0 where the pass failed), and
+	// Agree says which passes' two lengths read within the pass spread.
+	PassMedians []float64
+	Agree       []bool
+	// Value is the cycles per snippet copy at that length: its pass at the
+	// same quantile as the kept one, among the same passes.
+	Value float64
+}
+
+// Agreed is how many passes' two lengths agreed.
+func (l *LengthCheck) Agreed() int {
+	n := 0
+	for _, a := range l.Agree {
+		if a {
+			n++
+		}
+	}
+	return n
 }

@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -253,5 +254,91 @@ func TestRetryAfterAMoveDoesNotWait(t *testing.T) {
 	}
 	if e.Stats.JobsOn[3] != 1 || e.Stats.JobsOn[4] != 2 {
 		t.Errorf("jobs by CPU %v, want 1 on CPU 3 and 2 on 4", e.Stats.JobsOn)
+	}
+}
+
+// Under LengthCheck a pass whose two body lengths read apart is not
+// kept while passes that agree exist: gcc_absmax_i32_ymm's 1-cycle chain
+// read 0.84 where its N-copy function ran at 1.16 a copy and the 2N-copy
+// one at 1.00. Where no pass agrees, the kept pass comes from all of
+// them and the warning says the steady state depends on the length.
+func TestKeptOfLengths(t *testing.T) {
+	lengths := func(copies int, vs ...float64) []*Measurement {
+		var ms []*Measurement
+		for i, v := range vs {
+			m := pass(v, true, i+1)
+			m.Copies = copies
+			if v == 0 {
+				m.Err = errors.New("crash")
+			}
+			ms = append(ms, m)
+		}
+		return ms
+	}
+	o := Options{LowerQuartilePass: true}
+	short := lengths(43, 0.84, 1.00, 0.843, 1.157, 1.003, 0.98)
+	long := lengths(65, 1.00, 1.001, 1.00, 1.16, 1.00, 0)
+	agree, which := lengthsAgree(short, long, 0.02)
+	if want := []bool{false, true, false, true, true, false}; !slices.Equal(which, want) || len(agree) != 3 {
+		t.Fatalf("agreeing passes %v (%d), want %v: a failed twin never agrees", which, len(agree), want)
+	}
+	m := keptOfLengths(short, long, short, o, 0.02)
+	if m.PerSnippet.Median != 1.00 {
+		t.Errorf("kept %.3f, want 1.00: the lower quartile of the passes that agree (1.00, 1.003, 1.157), not 0.84", m.PerSnippet.Median)
+	}
+	if len(m.PassMedians) != 6 || m.Length == nil || m.Length.Copies != 65 || m.Length.Agreed() != 3 || len(m.Length.PassMedians) != 6 || m.Length.PassMedians[5] != 0 {
+		t.Fatalf("record: passes %v, length %+v", m.PassMedians, m.Length)
+	}
+	if m.Length.Value != 1.00 {
+		t.Errorf("the longer length's value %.3f, want 1.00 (the lower quartile of its agreeing passes: 1.00, 1.001, 1.16)", m.Length.Value)
+	}
+	if !slices.ContainsFunc(m.Warnings, func(w string) bool {
+		return strings.Contains(w, "3 of 6 passes read their two body lengths (43 and 65 copies) more than 2 % apart")
+	}) {
+		t.Errorf("warnings %q", m.Warnings)
+	}
+	// A store-bound stream: the lengths disagree in every pass.
+	short = lengths(15, 2.37, 2.38, 2.36, 2.90)
+	long = lengths(23, 2.50, 2.49, 2.51, 3.10)
+	m = keptOfLengths(short, long, short, o, 0.02)
+	if m.PerSnippet.Median != 2.36 || m.Length.Value != 2.49 || m.Length.Agreed() != 0 {
+		t.Errorf("kept %.2f at 15 copies and %.2f at 23 (%d agree), want 2.36 and 2.49 (the lower quartiles of every pass)", m.PerSnippet.Median, m.Length.Value, m.Length.Agreed())
+	}
+	if !slices.ContainsFunc(m.Warnings, func(w string) bool { return strings.Contains(w, "depends on the body's length") }) {
+		t.Errorf("warnings %q", m.Warnings)
+	}
+}
+
+// The engine's twin of a snippet has half as many copies again (at least
+// one more), and a call with LengthCheck returns one measurement per
+// snippet, each with the twin's passes beside its own.
+func TestLengthCheck(t *testing.T) {
+	twins := withLongerTwins([]*Snippet{{Name: "a"}, {Name: "b"}})
+	if len(twins) != 4 || twins[0].longer || !twins[1].longer || twins[1].Name != "a" || twins[3].Name != "b" {
+		t.Fatalf("twins %+v", twins)
+	}
+	e, _ := hostEngine(t)
+	snips := []*Snippet{snippet(t, "add rax, rax"), snippet(t, "imul rax, rax")}
+	ms := e.MeasureAll(snips, Options{Passes: 2, MaxPasses: 4, LengthCheck: true}, nil)
+	if len(ms) != 2 {
+		t.Fatalf("%d measurements for 2 snippets", len(ms))
+	}
+	for i, m := range ms {
+		if m.Err != nil {
+			t.Fatal(m.Err)
+		}
+		l := m.Length
+		if l == nil {
+			t.Fatalf("%s: no second length", snips[i].Source)
+		}
+		if want := max(m.Copies+1, (3*m.Copies+1)/2); l.Copies != want {
+			t.Errorf("%s: %d and %d copies, want %d at the second length", snips[i].Source, m.Copies, l.Copies, want)
+		}
+		if n := len(m.PassMedians); n < 2 || n > 4 || len(l.PassMedians) != n || len(l.Agree) != n {
+			t.Errorf("%s: %d passes, %d at the second length, %d agreements", snips[i].Source, n, len(l.PassMedians), len(l.Agree))
+		}
+		if l.Value <= 0 {
+			t.Errorf("%s: no value at the second length", snips[i].Source)
+		}
 	}
 }

@@ -49,6 +49,9 @@ type Snippet struct {
 	ScratchFill []byte
 	// Info says what the snippet measures; copied to the result.
 	Info string
+	// longer marks the engine's twin of a snippet under
+	// Options.LengthCheck: its bodies have half as many copies again.
+	longer bool
 	// Instructions is the number of instructions in one copy of the snippet;
 	// 0 = count them from the assembled code.
 	Instructions int

@@ -56,6 +56,21 @@ func WriteText(w io.Writer, r *Report) error {
 				row.Kernel, len(row.Measured.Passes), lo, hi, row.Measured.Cycles, 100*(row.Measured.Cycles/lo-1))
 		}
 	}
+	var split []string
+	for _, row := range r.Rows {
+		if n, _, _ := row.Measured.Disagreed(); n > 0 {
+			split = append(split, fmt.Sprintf("%s %d/%d", row.Kernel, n, len(row.Measured.Passes)))
+		}
+	}
+	if len(split) > 0 {
+		fmt.Fprintf(w, "passes whose two loop lengths read more than 2%% apart (their N- and 2N-copy functions in different states; not kept): %s\n", strings.Join(split, ", "))
+	}
+	for _, row := range r.Rows {
+		if m := row.Measured; m.LengthDependent() {
+			fmt.Fprintf(w, "%s: %.2f cycles an iteration at %d copies, %.2f at %d, in each of its %d passes: its steady state depends on the loop's length (the shorter kept)\n",
+				row.Kernel, m.Cycles, m.Copies, m.Longer, m.LongerCopies, len(m.Passes))
+		}
+	}
 	fmt.Fprintf(w, "\n%-40s %5s %8s %8s %6s %8s  %s\n", "predictor", "n", "MAPE", "median", "tau", "<=10%", "worst")
 	for _, s := range r.Scores {
 		fmt.Fprintf(w, "%-40s %5d %7.1f%% %7.1f%% %6.3f %7d  %s\n", s.Predictor, s.N, s.MAPE, s.Median, s.Tau, s.Within10, strings.Join(s.Worst, ", "))
@@ -83,12 +98,19 @@ type jsonReport struct {
 }
 
 type jsonRow struct {
-	Kernel      string                    `json:"kernel"`
-	Measured    *float64                  `json:"measured_cycles"`
-	Error       string                    `json:"error,omitempty"`
-	Clean       int                       `json:"clean_repetitions"`
-	Passes      []float64                 `json:"passes,omitempty"` // cycles per iteration of each pass
-	Predictions map[string]jsonPrediction `json:"predictions"`
+	Kernel   string    `json:"kernel"`
+	Measured *float64  `json:"measured_cycles"`
+	Error    string    `json:"error,omitempty"`
+	Clean    int       `json:"clean_repetitions"`
+	Passes   []float64 `json:"passes,omitempty"` // cycles per iteration of each pass
+	// The second body length (Measured.Longer): its copies and cycles
+	// per iteration, and how many passes read both lengths alike.
+	Copies        int                       `json:"copies,omitempty"`
+	LongerCopies  int                       `json:"longer_copies,omitempty"`
+	LongerCycles  float64                   `json:"longer_cycles,omitempty"`
+	LengthsAgreed int                       `json:"passes_lengths_agree"`
+	PassAgree     []bool                    `json:"pass_lengths_agree,omitempty"` // by pass, as passes
+	Predictions   map[string]jsonPrediction `json:"predictions"`
 }
 
 type jsonPrediction struct {
@@ -120,6 +142,8 @@ func WriteJSON(w io.Writer, r *Report) error {
 			v := row.Measured.Cycles
 			jr.Measured = &v
 			jr.Passes = row.Measured.Passes
+			jr.Copies, jr.LongerCopies, jr.LongerCycles, jr.LengthsAgreed = row.Measured.Copies, row.Measured.LongerCopies, row.Measured.Longer, row.Measured.Agreed
+			jr.PassAgree = row.Measured.PassAgree
 		}
 		for _, p := range r.Predictors {
 			pr := row.Predictions[p]
@@ -287,6 +311,9 @@ var page = template.Must(template.New("v").Funcs(template.FuncMap{
 		}
 		return fmt.Sprintf("%+.1f%%", 100*(p.Cycles-m.Cycles)/m.Cycles)
 	},
+	"lengthNote": func(m Measured) string {
+		return fmt.Sprintf("%.2f cycles an iteration at %d copies, %.2f at %d, in every pass: the steady state depends on the loop's length; the shorter is kept", m.Cycles, m.Copies, m.Longer, m.LongerCopies)
+	},
 	"bad": func(p Prediction, m Measured) bool {
 		return p.Err == nil && m.Err == nil && m.Cycles > 0 && APE(p.Cycles, m.Cycles) > 10
 	},
@@ -298,10 +325,10 @@ h1{font-size:20px}table{border-collapse:collapse;margin:12px 0}td,th{padding:3px
 th{background:#f3f3f3;cursor:pointer}td:first-child,th:first-child{text-align:left}.bad{color:#c0392b;font-weight:600}
 .plots{display:flex;flex-wrap:wrap;gap:18px}.plots svg{max-width:100%;height:auto;border:1px solid #e5e5e5;border-radius:6px}
 p.cmd code{background:#f3f3f3;padding:2px 6px;border-radius:4px;font-size:12.5px;overflow-wrap:anywhere}
-td.err{color:#8a5a00;text-align:left;font-size:12.5px} td.nw{white-space:nowrap}
+td.err{color:#8a5a00;text-align:left;font-size:12.5px} td.nw{white-space:nowrap} span.len{color:#8a5a00;font-size:12px}
 </style></head><body>
 <h1>portlab validate: measured kernels vs predictions</h1>
-<p>Host {{.R.Host}}{{with .R.Date}}, measured {{.}}{{end}}. Cycles per iteration; measured on the host (differential timing of the block at two lengths, in several passes, each in a worker process of its own; the lower-quartile pass kept, the grey bars spanning the passes).</p>
+<p>Host {{.R.Host}}{{with .R.Date}}, measured {{.}}{{end}}. Cycles per iteration; measured on the host (differential timing of the block at two lengths, in several passes, each in a worker process of its own; the lower-quartile pass kept, the grey bars spanning the passes). Every kernel is timed at two loop lengths in each pass; a pass whose lengths disagree by more than 2 % is not kept, and a kernel whose lengths disagree in every pass shows the longer length's value beside its own.</p>
 {{with .R.Command}}<p class="cmd"><code>$ {{.}}</code></p>{{end}}
 <h2>Scores</h2>
 <table><tr><th>predictor</th><th>kernels</th><th>MAPE</th><th>median APE</th><th>Kendall τ</th><th>within 10%</th><th>could not predict</th><th>worst</th></tr>
@@ -310,7 +337,7 @@ td.err{color:#8a5a00;text-align:left;font-size:12.5px} td.nw{white-space:nowrap}
 <div class="plots">{{range .Plots}}<div class="plot">{{.SVG}}</div>{{end}}</div>
 <h2>Kernels</h2>
 <table id="k"><tr><th>kernel</th><th>measured</th>{{range .R.Predictors}}<th>{{.}}</th><th>error</th>{{end}}</tr>
-{{range $row := .R.Rows}}<tr><td>{{$row.Kernel}}</td><td class="nw"{{with $row.Measured.Err}} title="{{.}}"{{end}}>{{if $row.Measured.Err}}not measured{{else}}{{printf "%.2f" $row.Measured.Cycles}}{{end}}</td>
+{{range $row := .R.Rows}}<tr><td>{{$row.Kernel}}</td><td class="nw"{{with $row.Measured.Err}} title="{{.}}"{{end}}>{{if $row.Measured.Err}}not measured{{else}}{{printf "%.2f" $row.Measured.Cycles}}{{if $row.Measured.LengthDependent}} <span class="len" title="{{lengthNote $row.Measured}}">(length: {{printf "%.2f" $row.Measured.Longer}})</span>{{end}}{{end}}</td>
 {{range $p := $.R.Predictors}}{{with index $row.Predictions $p}}<td>{{if .Err}}-{{else}}{{printf "%.2f" .Cycles}}{{end}}</td><td class="{{if bad . $row.Measured}}bad{{end}}">{{pct . $row.Measured}}</td>{{end}}{{end}}</tr>
 {{end}}</table>
 {{with .Unmeasured}}<h2>Not measured</h2>

@@ -85,9 +85,27 @@ type Measured struct {
 	// Passes are the cycles per iteration of each pass (each in a worker
 	// process of its own; Cycles is the lower-quartile one), when there
 	// were several.
-	Passes   []float64
-	Warnings []string
-	Err      error
+	Passes []float64
+	// Copies is the kernel's copies in the short body. Every kernel is
+	// also measured at a second length (LongerCopies copies, half as many
+	// again) in the same passes (measure.Options.LengthCheck): Longer is
+	// the cycles per iteration there, Agreed how many passes read the two
+	// lengths within 2 % of each other. Cycles comes from those passes
+	// where there are any.
+	Copies, LongerCopies int
+	Longer               float64
+	Agreed               int
+	PassAgree            []bool // by pass, as Passes: the two lengths agreed
+	Warnings             []string
+	Err                  error
+}
+
+// LengthDependent reports whether no pass read the kernel's two body
+// lengths alike: its steady state depends on how many copies the loop
+// holds (a store-bound stream and the pointer reset that ends every
+// iteration), so Cycles is the cost at Copies copies only.
+func (m Measured) LengthDependent() bool {
+	return m.Err == nil && m.Longer > 0 && m.Agreed == 0 && len(m.Passes) > 0
 }
 
 // PassSpread is how far above its fastest pass a kernel's kept pass (the
@@ -100,13 +118,43 @@ type Measured struct {
 const PassSpread = 0.05
 
 // Spread returns the fastest and slowest pass, and whether the kept pass
-// is more than PassSpread above the fastest.
+// is more than PassSpread above the fastest. Where some passes read the
+// two body lengths alike, only those count: the others are not kept
+// (Disagreed).
 func (m Measured) Spread() (lo, hi float64, wide bool) {
-	if len(m.Passes) < 2 {
+	ps := m.Passes
+	if m.Agreed > 0 && len(m.PassAgree) == len(m.Passes) {
+		ps = nil
+		for i, v := range m.Passes {
+			if m.PassAgree[i] {
+				ps = append(ps, v)
+			}
+		}
+	}
+	if len(ps) < 2 {
 		return 0, 0, false
 	}
-	lo, hi = slices.Min(m.Passes), slices.Max(m.Passes)
+	lo, hi = slices.Min(ps), slices.Max(ps)
 	return lo, hi, lo > 0 && m.Cycles > lo*(1+PassSpread)
+}
+
+// Disagreed returns the passes, of those where some agreed, whose two
+// body lengths read apart (they are not kept), with their range.
+func (m Measured) Disagreed() (n int, lo, hi float64) {
+	if m.Agreed == 0 || len(m.PassAgree) != len(m.Passes) {
+		return 0, 0, 0
+	}
+	lo = math.Inf(1)
+	for i, v := range m.Passes {
+		if !m.PassAgree[i] {
+			n++
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	if n == 0 {
+		lo = 0
+	}
+	return n, lo, hi
 }
 
 // Unsupported returns why the host (has) cannot run kernel k: the first
@@ -151,6 +199,10 @@ func Measure(eng *measure.Engine, ks []*Kernel, o measure.Options) []Measured {
 	if o.Mode == "" {
 		o.Mode = "inverse_throughput"
 	}
+	// Two body lengths in every pass: a pass whose N- and 2N-copy
+	// functions ran in different states reads a difference that is no
+	// cost of the kernel (docs/method.md, "Measuring kernels").
+	o.LengthCheck = true
 	if len(snips) == 0 {
 		return out
 	}
@@ -160,7 +212,11 @@ func Measure(eng *measure.Engine, ks []*Kernel, o measure.Options) []Measured {
 			passes = append(passes, v*float64(snips[j].Instructions))
 		}
 		out[idx[j]] = Measured{Cycles: m.PerSnippet.Median, Min: m.PerSnippet.Min, Max: m.PerSnippet.Max,
-			Clean: m.Clean, Reps: m.Reps, Passes: passes, Warnings: m.Warnings, Err: m.Err}
+			Clean: m.Clean, Reps: m.Reps, Passes: passes, Copies: m.Copies, Warnings: m.Warnings, Err: m.Err}
+		if l := m.Length; l != nil {
+			out[idx[j]].LongerCopies, out[idx[j]].Longer, out[idx[j]].Agreed = l.Copies, l.Value, l.Agreed()
+			out[idx[j]].PassAgree = l.Agree
+		}
 	}
 	return out
 }

@@ -275,3 +275,56 @@ func TestFindAllLLVMMCA(t *testing.T) {
 		t.Errorf("errors %v: want one naming llvm-9's binary and the host's CPU", errs)
 	}
 }
+
+// A kernel measured at two loop lengths: passes whose lengths read apart
+// are left out of its spread and named in one line under the table; a
+// kernel whose lengths disagree in every pass is named with both values,
+// in the text, the JSON and the HTML.
+func TestTwoLengths(t *testing.T) {
+	r := &Report{Host: "test", Predictors: []string{"p"}, Rows: rows([]float64{1.0, 2.37, 4}, map[string][]float64{"p": {1, 2, 4}})}
+	a := &r.Rows[0].Measured
+	a.Passes, a.PassAgree = []float64{0.84, 1.0, 0.84, 1.01, 1.16}, []bool{false, true, false, true, true}
+	a.Copies, a.LongerCopies, a.Longer, a.Agreed = 43, 65, 1.0, 3
+	b := &r.Rows[1].Measured
+	b.Passes, b.PassAgree = []float64{2.37, 2.38}, []bool{false, false}
+	b.Copies, b.LongerCopies, b.Longer, b.Agreed = 15, 23, 2.49, 0
+	c := &r.Rows[2].Measured
+	c.Passes, c.PassAgree = []float64{4, 4.01}, []bool{true, true}
+	c.Copies, c.LongerCopies, c.Longer, c.Agreed = 8, 12, 4, 2
+	r.Scores = []Score{score("p", r.Rows)}
+	if lo, hi, wide := a.Spread(); lo != 1.0 || hi != 1.16 || wide {
+		t.Errorf("spread of the agreeing passes %v-%v (wide %v), want 1.00-1.16, the kept pass at the fastest", lo, hi, wide)
+	}
+	if n, lo, hi := a.Disagreed(); n != 2 || lo != 0.84 || hi != 0.84 {
+		t.Errorf("disagreed %d (%v-%v), want 2 at 0.84", n, lo, hi)
+	}
+	if a.LengthDependent() || !b.LengthDependent() || c.LengthDependent() {
+		t.Errorf("length-dependent: %v %v %v, want only the second", a.LengthDependent(), b.LengthDependent(), c.LengthDependent())
+	}
+	var buf bytes.Buffer
+	if err := WriteText(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	txt := buf.String()
+	for _, want := range []string{
+		"passes whose two loop lengths read more than 2% apart (their N- and 2N-copy functions in different states; not kept): a 2/5\n",
+		"b: 2.37 cycles an iteration at 15 copies, 2.49 at 23, in each of its 2 passes: its steady state depends on the loop's length",
+	} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("text lacks %q:\n%s", want, txt)
+		}
+	}
+	if strings.Contains(txt, "a: its") || strings.Contains(txt, "c: ") {
+		t.Errorf("text names a kernel it should not:\n%s", txt)
+	}
+	buf.Reset()
+	if err := WriteJSON(&buf, r); err != nil || !strings.Contains(buf.String(), `"longer_copies": 23,
+      "longer_cycles": 2.49,
+      "passes_lengths_agree": 0,`) {
+		t.Errorf("json: %v\n%s", err, buf.String())
+	}
+	buf.Reset()
+	if err := WriteHTML(&buf, r); err != nil || strings.Count(buf.String(), `<span class="len"`) != 1 || !strings.Contains(buf.String(), "(length: 2.49)") {
+		t.Errorf("html: %v: want one length mark, on b", err)
+	}
+}
