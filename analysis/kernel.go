@@ -219,6 +219,11 @@ type formInfo struct {
 	readAdv     map[string]int
 	defaultAdv  int
 	implicitAdv int
+	// falseDep is the link of a chain through a write-only destination
+	// the form waits for all the same (modeldb.Entry.FalseDependency), 0
+	// for none; falseDepOps those destinations' operand keys.
+	falseDep    int
+	falseDepOps map[string]bool
 
 	mayLoad, mayStore, sideEffects bool
 	// stores: the form writes data to memory (an operand it writes, a
@@ -382,6 +387,12 @@ func (b *Builder) form(f *isa.Form, shape string, pos isa.Pos) (*formInfo, error
 	}
 	if len(e.Latencies) == 0 && fi.mayLoad && f.HasMemory() {
 		fi.defaultAdv = b.loadAdvance(f, fi.latency)
+	}
+	if fi.falseDep = roundCycles(e.FalseDependency); fi.falseDep > 0 {
+		fi.falseDepOps = map[string]bool{}
+		for _, i := range modeldb.FalseDependencyOperands(f) {
+			fi.falseDepOps[strconv.Itoa(i)] = true
+		}
 	}
 	fi.implicitAdv = fi.defaultAdv
 	first := true
@@ -737,6 +748,13 @@ func (b *Builder) Instr(in *isa.Inst) (*Instr, error) {
 				case PartialOrder:
 					addRead(u, max(0, wlat(key)-1))
 				}
+			}
+			if !read && fi.falseDepOps[key] {
+				// A false dependency: the form waits for the old value
+				// of a destination it overwrites, the link falseDep
+				// cycles (a read that much before the write is done;
+				// earlier than issue where the link is the longer).
+				addRead(u, wlat(key)-fi.falseDep)
 			}
 			if read {
 				addRead(u, adv(key, true))

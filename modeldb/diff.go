@@ -97,6 +97,7 @@ func Diff(a, b *Model, opt DiffOptions) *ModelDiff {
 		num("throughput", ea.Throughput, eb.Throughput, &ch)
 		num("latency", ea.Latency, eb.Latency, &ch)
 		num("latency_beside_512bit", ea.Latency512, eb.Latency512, &ch)
+		num("false_dependency", ea.FalseDependency, eb.FalseDependency, &ch)
 		str("domain", ea.Domain, eb.Domain, &ch)
 		la, lb := latencyMap(ea), latencyMap(eb)
 		for _, k := range unionKeys(la, lb) {

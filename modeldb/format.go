@@ -850,7 +850,7 @@ func (p *parser) entryNode(n *yaml.Node, ports map[string]bool) (*Entry, bool) {
 		return nil, false
 	}
 	e := &Entry{}
-	var formNode, latsNode *yaml.Node
+	var formNode, latsNode, fdNode *yaml.Node
 	var osaca OSACAForm
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == "form" {
@@ -877,6 +877,9 @@ func (p *parser) entryNode(n *yaml.Node, ports map[string]bool) (*Entry, bool) {
 			e.Uops = p.num(v, k)
 		case "latency_beside_512bit":
 			e.Latency512 = p.num(v, k)
+		case "false_dependency":
+			e.FalseDependency = p.num(v, k)
+			fdNode = v
 		case "domain":
 			d := p.str(v, k)
 			if err := validateDomain(d); err != nil {
@@ -945,6 +948,9 @@ func (p *parser) entryNode(n *yaml.Node, ports map[string]bool) (*Entry, bool) {
 	default:
 		p.errorf(formNode, "unknown instruction form: %s (load with --lenient to keep forms the catalog lacks)", formHint(name))
 		return e, true
+	}
+	if ok && e.FalseDependency > 0 && len(FalseDependencyOperands(f)) == 0 {
+		p.errorf(fdNode, "false_dependency: %q has no write-only vector or MMX destination to wait for", e.Form)
 	}
 	if ok && latsNode != nil {
 		for _, l := range e.Latencies {
@@ -1299,6 +1305,9 @@ func (e *Entry) node(short, osaca bool) *yaml.Node {
 	add("latency", numNode(e.Latency))
 	if e.Latency512 > 0 {
 		add("latency_beside_512bit", numNode(e.Latency512))
+	}
+	if e.FalseDependency > 0 {
+		add("false_dependency", numNode(e.FalseDependency))
 	}
 	if e.Domain != "" {
 		add("domain", strNode(e.Domain))

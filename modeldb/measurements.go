@@ -85,6 +85,11 @@ type FormMeasurements struct {
 	// take dispatch slots: a snippet of adc and its resets is
 	// dispatch-bound at 2 instructions per adc (see snippetOverhead).
 	Overhead float64
+	// DestChain is the form's stream over one destination register
+	// (results of kind destination-chain), cycles an instance: its
+	// throughput, or more where the form waits for its write-only
+	// destination's previous value (0: not measured).
+	DestChain float64
 	// ThroughputNoisy marks a throughput whose every result ended noisy
 	// (not converged): noise only adds time, so it may read slow.
 	ThroughputNoisy bool
@@ -96,6 +101,7 @@ type FormMeasurements struct {
 	// per address shape: latencies, throughputs
 	shapeLats, shapeTps map[string][]float64
 	lats512             map[string][]float64 // by pair
+	destChains          []float64
 }
 
 // Latency is the largest measured operand latency.
@@ -172,6 +178,9 @@ const (
 	// Latency512Kind is a narrower vector form's latency chain beside
 	// 512-bit loads (gen.KindLatency512).
 	Latency512Kind = "latency-beside-512bit"
+	// DestChainKind is a form's throughput stream over one destination
+	// register (gen.KindDestChain).
+	DestChainKind = "destination-chain"
 )
 
 // AddressMix is a form in one address shape measured beside a probe form:
@@ -404,6 +413,8 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 				break
 			}
 			loadAddr[x.Addressing] = append(loadAddr[x.Addressing], val)
+		case DestChainKind:
+			fm.destChains = append(fm.destChains, val)
 		case Latency512Kind:
 			if fm.lats512 == nil {
 				fm.lats512 = map[string][]float64{}
@@ -436,6 +447,9 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		}
 		for k, v := range fm.lats {
 			fm.Latencies[k] = median(v.values())
+		}
+		if len(fm.destChains) > 0 {
+			fm.DestChain = median(fm.destChains)
 		}
 		for pair, v := range fm.lats512 {
 			if l := median(v); l > fm.Latency512 || (l == fm.Latency512 && pair < fm.Latency512Pair) {

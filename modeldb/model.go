@@ -125,6 +125,13 @@ type Entry struct {
 	// vaddss 2 -> 3.2 cycles on the Granite Rapids guest, its adds moving
 	// in part to the FMA unit); 0: the same.
 	Latency512 float64 `yaml:"latency_beside_512bit,omitempty"`
+	// FalseDependency is, for a form whose vector or MMX destination is
+	// write-only (FalseDependencyOperands), the cycles a link of a chain
+	// through that destination alone where the form waits for the
+	// destination's previous value all the same (measured:
+	// gen.KindDestChain; cvtpi2pd xmm, mm 3 cycles on the Zen 3 and Zen 4
+	// guests, vexpandpd ymm, ymm 4 on Zen 4); 0: it does not wait.
+	FalseDependency float64 `yaml:"false_dependency,omitempty"`
 	// Domain is the vector domain of the form's results and inputs
 	// (DomainInt, DomainFP; see DomainKind), "" for none.
 	Domain string `yaml:"domain,omitempty"`

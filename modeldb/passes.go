@@ -67,6 +67,8 @@ var buildPasses = []buildPass{
 		"latencies and throughputs", (*builder).entries},
 	{"latency beside 512-bit work", "a register form whose latency beside 512-bit work differs from its own by more than 5 % keeps both; a memory form takes its register form's",
 		"register forms' latency chains with a zmm load after each link (AVX-512 hosts)", (*builder).latency512},
+	{"false dependencies", "a form with a write-only vector or MMX destination whose stream over one destination register ran more than 1.25 times its throughput (and a quarter cycle or more slower) waits for that destination's previous value: that stream's cycles an instance are the link",
+		"each such form's throughput stream over one destination register (destination-chain)", (*builder).falseDependencies},
 	{"loads and stores in the header", "the model's load ports, load latency, store ports and store-to-load forwarding latency are the plain 64-bit load's and store's",
 		"mov r64, m64 and mov m64, r64 measured", (*builder).loadStoreHeader},
 	{"line splits", "a load that crosses a 64-byte line takes its load ports as many times as its split stream ran slower than the plain load, per width, where 1.1 times or more",

@@ -84,6 +84,7 @@ func TestPassesReportWhatEnabledThem(t *testing.T) {
 		{"ports beside 512-bit work", false, "no mix of 512-bit work"},
 		{"entries", true, "forms measured"},
 		{"latency beside 512-bit work", false, "no latency measured beside 512-bit work"},
+		{"false dependencies", false, "no stream over one destination register measured"},
 		{"store commit", false, "not measured"},
 		{"address ports", false, "no address shape"},
 	} {

@@ -109,6 +109,9 @@ func (m *Model) WriteEntry(w io.Writer, e *Entry) {
 	if e.Latency512 > 0 {
 		line("beside zmm", "latency %s cycles (while 512-bit work is in flight)", FormatNum(e.Latency512))
 	}
+	if e.FalseDependency > 0 {
+		line("false dep", "waits for its destination's previous value: %s cycles a link through it", FormatNum(e.FalseDependency))
+	}
 	if s := m.domainOf(e); s != "" {
 		line("domain", "%s", s)
 	}
@@ -188,14 +191,17 @@ func (m *Model) WriteTable(w io.Writer, es []*Entry) {
 
 // EntryJSON is an entry as `portlab model show --json` prints it.
 type EntryJSON struct {
-	Form         string        `json:"form"`
-	Class        string        `json:"class,omitempty"`
-	Uops         float64       `json:"uops"`
-	Latency      float64       `json:"latency"`
-	Latencies    []LatencyJSON `json:"latencies,omitempty"`
-	Throughput   float64       `json:"throughput"`
-	Addressing   []AddressCost `json:"addressing,omitempty"`
-	PortPressure []PortUseJSON `json:"port_pressure"`
+	Form      string        `json:"form"`
+	Class     string        `json:"class,omitempty"`
+	Uops      float64       `json:"uops"`
+	Latency   float64       `json:"latency"`
+	Latencies []LatencyJSON `json:"latencies,omitempty"`
+	// FalseDependency: cycles a link through a write-only destination
+	// the form waits for (Entry.FalseDependency).
+	FalseDependency float64       `json:"false_dependency,omitempty"`
+	Throughput      float64       `json:"throughput"`
+	Addressing      []AddressCost `json:"addressing,omitempty"`
+	PortPressure    []PortUseJSON `json:"port_pressure"`
 	// PortPressure512 is the port pressure beside 512-bit work, when it differs.
 	PortPressure512 []PortUseJSON   `json:"port_pressure_beside_512bit,omitempty"`
 	PortLoads       map[string]any  `json:"port_loads,omitempty"`
@@ -230,7 +236,7 @@ type PortUseJSON struct {
 // JSON returns the entry as printed by --json, with the port loads of the
 // form running alone.
 func (m *Model) JSON(e *Entry) EntryJSON {
-	j := EntryJSON{Form: e.Form, Class: e.Class, Uops: e.Uops, Latency: e.Latency,
+	j := EntryJSON{Form: e.Form, Class: e.Class, Uops: e.Uops, Latency: e.Latency, FalseDependency: e.FalseDependency,
 		Throughput: e.Throughput, Addressing: e.Addressing, Flags: e.Flags, PortPressure: []PortUseJSON{}}
 	if p := m.ProvenanceOf(e); p != nil {
 		j.Provenance = &ProvenanceJSON{p.Source, p.From, p.Host, p.Date, p.Confidence, p.FitError, p.Note}
