@@ -43,6 +43,10 @@ func htmlReport(t *testing.T) (*Report, string) {
 		meas[i] = Measured{Cycles: 0.5 + float64(i*i%97), Clean: 21, Reps: 21}
 	}
 	meas[3] = Measured{Err: errors.New("triad_zmm.s:4:2: vfmadd231pd zmm, zmm, zmm needs avx512f, which this host lacks")}
+	// A kernel whose two loop lengths disagreed in every pass: its cell
+	// carries the second length's value.
+	meas[5].Passes, meas[5].PassAgree = []float64{meas[5].Cycles, meas[5].Cycles}, []bool{false, false}
+	meas[5].Copies, meas[5].LongerCopies, meas[5].Longer = 15, 23, meas[5].Cycles*1.05
 	preds := []Predictor{&fixed{"portlab measured by portlab on a Granite Rapids-class KVM guest (GenuineIntel-6-a7-1)", meas},
 		&fixed{"llvm-mca -mcpu=sapphirerapids", meas}}
 	r := Build(ks, meas, preds, "graniterapids (GenuineIntel-6-ad-1)")
@@ -58,7 +62,7 @@ func htmlReport(t *testing.T) (*Report, string) {
 func TestHTMLFiguresSayWhereTheyComeFrom(t *testing.T) {
 	_, page := htmlReport(t)
 	for _, want := range []string{"$ portlab validate --html v.html", "measured 2025-11-20T10:00:00Z", "graniterapids (GenuineIntel-6-ad-1)",
-		"predicted cycles / iteration", "Not measured", "needs avx512f, which this host lacks"} {
+		"predicted cycles / iteration", "Not measured", "needs avx512f, which this host lacks", `<span class="len" title="`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
 		}
