@@ -527,7 +527,7 @@ func (e *Engine) morePasses(snips []*Snippet, o Options, passes [][]*Measurement
 				}
 				continue
 			}
-			agree, _ := lengthsAgree(passes[i], passes[i+1], spread)
+			agree, _, _ := lengthsAgree(passes[i], passes[i+1], spread)
 			if len(agree) < 2 || passSpread(agree) > spread {
 				again = append(again, i, i+1)
 			}
@@ -586,72 +586,6 @@ func withLongerTwins(snips []*Snippet) []*Snippet {
 		out = append(out, s, &t)
 	}
 	return out
-}
-
-// lengthsAgree returns the passes of a snippet (short, by pass) whose
-// twin at the longer length (long, the same passes) read within spread of
-// them, and which passes those are.
-func lengthsAgree(short, long []*Measurement, spread float64) (agree []*Measurement, which []bool) {
-	which = make([]bool, len(short))
-	for p, m := range short {
-		if p >= len(long) || m.Err != nil || long[p].Err != nil || m.PerSnippet.Median <= 0 || long[p].PerSnippet.Median <= 0 {
-			continue
-		}
-		if r := m.PerSnippet.Median / long[p].PerSnippet.Median; r <= 1+spread && r >= 1/(1+spread) {
-			which[p] = true
-			agree = append(agree, m)
-		}
-	}
-	return agree, which
-}
-
-// keptOfLengths is the kept pass of a snippet measured at two lengths
-// (Options.LengthCheck): of the passes whose lengths agree where there
-// are any, else of every pass (ok, those that did not fail) with a
-// warning that the value depends on the body's length. Its PassMedians
-// list every pass, its Length the longer one's.
-func keptOfLengths(short, long, ok []*Measurement, o Options, spread float64) *Measurement {
-	agree, which := lengthsAgree(short, long, spread)
-	pool := agree
-	if len(pool) == 0 {
-		pool = ok
-	}
-	best := keptPass(slices.Clone(pool), o)
-	best.PassMedians, best.PassWorkers = passRecord(ok)
-	lc := &LengthCheck{Agree: which}
-	var longOK []*Measurement
-	for p, m := range long {
-		v := 0.0
-		if m.Err == nil {
-			v = m.PerInstr.Median
-			lc.Copies = m.Copies
-			if p < len(which) && (which[p] || len(agree) == 0) {
-				longOK = append(longOK, m)
-			}
-		}
-		lc.PassMedians = append(lc.PassMedians, v)
-	}
-	if len(longOK) > 0 {
-		slices.SortFunc(longOK, func(a, b *Measurement) int { return cmp.Compare(a.PerSnippet.Median, b.PerSnippet.Median) })
-		div := 2
-		if o.LowerQuartilePass {
-			div = 4
-		}
-		if o.FastestPass {
-			div = len(longOK) + 1
-		}
-		lc.Value = longOK[(len(longOK)-1)/div].PerSnippet.Median
-	}
-	best.Length = lc
-	switch {
-	case len(agree) == 0 && lc.Value > 0:
-		best.Warnings = append(best.Warnings, fmt.Sprintf("%.4g cycles a copy at %d copies, %.4g at %d, in every pass: the steady state depends on the body's length (kept the shorter)",
-			best.PerSnippet.Median, best.Copies, lc.Value, lc.Copies))
-	case len(agree) < len(ok):
-		best.Warnings = append(best.Warnings, fmt.Sprintf("%d of %d passes read their two body lengths (%d and %d copies) more than %.0f %% apart: kept a pass of the %d that agree",
-			len(ok)-len(agree), len(ok), best.Copies, lc.Copies, 100*spread, len(agree)))
-	}
-	return best
 }
 
 // passRecord lists every pass's median (per instruction) and worker.

@@ -414,6 +414,11 @@ type LengthCheck struct {
 	// Agree says which passes' two lengths read within the pass spread.
 	PassMedians []float64
 	Agree       []bool
+	// Fitted is, by pass, the value of a pass whose lengths agree (the
+	// shorter length's, cycles per snippet copy), or of one where a
+	// function ran off the line of the other three (the intact pair's
+	// value); 0 for the passes not used. Agree marks both.
+	Fitted []float64
 	// Value is the cycles per snippet copy at that length: its pass at the
 	// same quantile as the kept one, among the same passes.
 	Value float64

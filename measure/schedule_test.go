@@ -3,6 +3,7 @@ package measure
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -278,7 +279,7 @@ func TestKeptOfLengths(t *testing.T) {
 	o := Options{LowerQuartilePass: true}
 	short := lengths(43, 0.84, 1.00, 0.843, 1.157, 1.003, 0.98)
 	long := lengths(65, 1.00, 1.001, 1.00, 1.16, 1.00, 0)
-	agree, which := lengthsAgree(short, long, 0.02)
+	agree, which, _ := lengthsAgree(short, long, 0.02)
 	if want := []bool{false, true, false, true, true, false}; !slices.Equal(which, want) || len(agree) != 3 {
 		t.Fatalf("agreeing passes %v (%d), want %v: a failed twin never agrees", which, len(agree), want)
 	}
@@ -340,5 +341,60 @@ func TestLengthCheck(t *testing.T) {
 		if l.Value <= 0 {
 			t.Errorf("%s: no value at the second length", snips[i].Source)
 		}
+	}
+}
+
+// A pass whose two lengths disagree is used where one function of a pair
+// lies on the other pair's line and its partner does not: the intact
+// pair's value is the steady state, the partner ran in another one (made-up
+// floors as measured on the Zen 4 guest: gcc_absmax_i32_ymm's 43-copy
+// function at 1.157 cycles a copy beside three at 1.00; stream_add_sse's
+// 15-copy function 2 cycles an iteration slow beside three on a line of
+// 2.50). Two pairs each in a state of its own (32 copies at 1.00, 48 at
+// 1.10) have no three on a line and are not used.
+func TestThreeOfFourOnALine(t *testing.T) {
+	fn := func(copies int, tn, t2n float64) *Measurement {
+		m := pass((t2n-tn)/float64(copies), true, copies)
+		m.Copies = copies
+		m.Layout = perf.Layout{CalibSpan: 100, Span: float64(copies), Differential: true}
+		for _, noise := range []float64{0.3, 0, 0.1} { // the floors are the fastest repetitions
+			m.Timings = append(m.Timings, perf.Timing{Calib: [2][2]float64{{100, 200}, {100.5, 200.5}}, Snip: [2]float64{tn + noise, t2n + noise}})
+		}
+		return m
+	}
+	for _, c := range []struct {
+		name        string
+		short, long *Measurement
+		want        float64 // 0: not used
+		warn        string
+	}{
+		{"absmax", fn(43, 43*1.157+0.1, 86+0.1), fn(65, 65+0.1, 130+0.1), 1.0, "its 43-copy function ran in another state than the 65- and 130-copy ones, on whose line the 86-copy one lies"},
+		{"stream", fn(15, 15*2.5+1.6+2, 30*2.5+1.6), fn(23, 23*2.5+1.6, 46*2.5+1.6), 2.5, "its 15-copy function ran in another state"},
+		{"two states", fn(32, 32.5, 64.5), fn(48, 48*1.1+0.5, 96*1.1+0.5), 0, ""},
+		{"agree", fn(32, 32.5, 64.5), fn(48, 48.5, 96.5), 1.0, ""},
+	} {
+		usable, which, fitted := lengthsAgree([]*Measurement{c.short}, []*Measurement{c.long}, 0.02)
+		if c.want == 0 {
+			if len(usable) != 0 || which[0] || fitted[0] != 0 {
+				t.Errorf("%s: used (%v, %v), want not", c.name, which, fitted)
+			}
+			continue
+		}
+		if len(usable) != 1 || !which[0] || math.Abs(fitted[0]-c.want) > 0.002 || math.Abs(usable[0].PerSnippet.Median-c.want) > 0.002 {
+			t.Errorf("%s: used %v, value %v, want %.3f", c.name, which, fitted, c.want)
+			continue
+		}
+		if c.warn != "" && !slices.ContainsFunc(usable[0].Warnings, func(w string) bool { return strings.Contains(w, c.warn) }) {
+			t.Errorf("%s: warnings %q, want one saying %q", c.name, usable[0].Warnings, c.warn)
+		}
+		if c.warn != "" && c.short.PerSnippet.Median == usable[0].PerSnippet.Median {
+			t.Errorf("%s: the pass's own measurement was changed, not a copy", c.name)
+		}
+	}
+	// keptOfLengths takes the line's slope of such a pass and says so.
+	m := keptOfLengths([]*Measurement{fn(43, 43*1.157+0.1, 86.1), fn(43, 43.1, 86.1)}, []*Measurement{fn(65, 65.1, 130.1), fn(65, 65.1, 130.1)},
+		[]*Measurement{fn(43, 43*1.157+0.1, 86.1), fn(43, 43.1, 86.1)}, Options{LowerQuartilePass: true}, 0.02)
+	if math.Abs(m.PerSnippet.Median-1) > 0.002 || m.Length.Agreed() != 2 || !slices.ContainsFunc(m.Warnings, func(w string) bool { return strings.Contains(w, "1 with one function off the line of the other three") }) {
+		t.Errorf("kept %.3f (%d usable), warnings %q", m.PerSnippet.Median, m.Length.Agreed(), m.Warnings)
 	}
 }

@@ -63,7 +63,7 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 	}
 	if len(split) > 0 {
-		fmt.Fprintf(w, "passes whose two loop lengths read more than 2%% apart (their N- and 2N-copy functions in different states; not kept): %s\n", strings.Join(split, ", "))
+		fmt.Fprintf(w, "passes not used, their two loop lengths more than 2%% apart and no function of theirs alone off the line of the other three: %s\n", strings.Join(split, ", "))
 	}
 	for _, row := range r.Rows {
 		if m := row.Measured; m.LengthDependent() {
@@ -109,7 +109,8 @@ type jsonRow struct {
 	LongerCopies  int                       `json:"longer_copies,omitempty"`
 	LongerCycles  float64                   `json:"longer_cycles,omitempty"`
 	LengthsAgreed int                       `json:"passes_lengths_agree"`
-	PassAgree     []bool                    `json:"pass_lengths_agree,omitempty"` // by pass, as passes
+	PassAgree     []bool                    `json:"pass_lengths_agree,omitempty"` // by pass, as passes: the pass is used
+	Fitted        []float64                 `json:"pass_used_cycles,omitempty"`   // by pass: the value a used pass gave (0: not used)
 	Predictions   map[string]jsonPrediction `json:"predictions"`
 }
 
@@ -143,7 +144,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 			jr.Measured = &v
 			jr.Passes = row.Measured.Passes
 			jr.Copies, jr.LongerCopies, jr.LongerCycles, jr.LengthsAgreed = row.Measured.Copies, row.Measured.LongerCopies, row.Measured.Longer, row.Measured.Agreed
-			jr.PassAgree = row.Measured.PassAgree
+			jr.PassAgree, jr.Fitted = row.Measured.PassAgree, row.Measured.Fitted
 		}
 		for _, p := range r.Predictors {
 			pr := row.Predictions[p]

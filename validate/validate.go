@@ -95,9 +95,13 @@ type Measured struct {
 	Copies, LongerCopies int
 	Longer               float64
 	Agreed               int
-	PassAgree            []bool // by pass, as Passes: the two lengths agreed
-	Warnings             []string
-	Err                  error
+	PassAgree            []bool // by pass, as Passes: the pass is used (measure.LengthCheck.Agree)
+	// Fitted is, by pass, the cycles per iteration a used pass gave: its
+	// own where its lengths agree, the intact pair's where one function
+	// ran off the line of the other three (measure.LengthCheck.Fitted).
+	Fitted   []float64
+	Warnings []string
+	Err      error
 }
 
 // LengthDependent reports whether no pass read the kernel's two body
@@ -118,15 +122,19 @@ func (m Measured) LengthDependent() bool {
 const PassSpread = 0.05
 
 // Spread returns the fastest and slowest pass, and whether the kept pass
-// is more than PassSpread above the fastest. Where some passes read the
-// two body lengths alike, only those count: the others are not kept
-// (Disagreed).
+// is more than PassSpread above the fastest. Where some passes are used
+// (their two body lengths alike, or a function off the line of the other
+// three), only those count, with the value each gave (Fitted): the others
+// are not kept (Disagreed).
 func (m Measured) Spread() (lo, hi float64, wide bool) {
 	ps := m.Passes
 	if m.Agreed > 0 && len(m.PassAgree) == len(m.Passes) {
 		ps = nil
 		for i, v := range m.Passes {
 			if m.PassAgree[i] {
+				if i < len(m.Fitted) && m.Fitted[i] > 0 {
+					v = m.Fitted[i]
+				}
 				ps = append(ps, v)
 			}
 		}
@@ -215,7 +223,7 @@ func Measure(eng *measure.Engine, ks []*Kernel, o measure.Options) []Measured {
 			Clean: m.Clean, Reps: m.Reps, Passes: passes, Copies: m.Copies, Warnings: m.Warnings, Err: m.Err}
 		if l := m.Length; l != nil {
 			out[idx[j]].LongerCopies, out[idx[j]].Longer, out[idx[j]].Agreed = l.Copies, l.Value, l.Agreed()
-			out[idx[j]].PassAgree = l.Agree
+			out[idx[j]].PassAgree, out[idx[j]].Fitted = l.Agree, l.Fitted
 		}
 	}
 	return out

@@ -295,6 +295,13 @@ func TestTwoLengths(t *testing.T) {
 	if lo, hi, wide := a.Spread(); lo != 1.0 || hi != 1.16 || wide {
 		t.Errorf("spread of the agreeing passes %v-%v (wide %v), want 1.00-1.16, the kept pass at the fastest", lo, hi, wide)
 	}
+	// A used pass counts with the value it gave: one whose shorter pair
+	// mixed states gave its intact longer pair's.
+	a2 := *a
+	a2.PassAgree, a2.Fitted = []bool{true, true, false, true, true}, []float64{1.0, 1.0, 0, 1.01, 1.16}
+	if lo, hi, _ := a2.Spread(); lo != 1.0 || hi != 1.16 {
+		t.Errorf("spread with a corrected pass %v-%v, want 1.00-1.16 (not its measured 0.84)", lo, hi)
+	}
 	if n, lo, hi := a.Disagreed(); n != 2 || lo != 0.84 || hi != 0.84 {
 		t.Errorf("disagreed %d (%v-%v), want 2 at 0.84", n, lo, hi)
 	}
@@ -307,7 +314,7 @@ func TestTwoLengths(t *testing.T) {
 	}
 	txt := buf.String()
 	for _, want := range []string{
-		"passes whose two loop lengths read more than 2% apart (their N- and 2N-copy functions in different states; not kept): a 2/5\n",
+		"passes not used, their two loop lengths more than 2% apart and no function of theirs alone off the line of the other three: a 2/5\n",
 		"b: 2.37 cycles an iteration at 15 copies, 2.49 at 23, in each of its 2 passes: its steady state depends on the loop's length",
 	} {
 		if !strings.Contains(txt, want) {
