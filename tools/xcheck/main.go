@@ -60,6 +60,13 @@ type bench struct {
 	Spread float64   `json:"xcheck_spread_percent"` // (max - min) / median over the processes
 	Diff   float64   `json:"diff_percent"`          // portlab against xcheck
 	Err    string    `json:"error,omitempty"`
+	// Kernels: the second length's value in each process, how many
+	// processes took it (their shorter pair off the line of the other
+	// three functions) and in how many the lengths disagreed with no
+	// function alone to blame (the shorter pair's value kept).
+	Longer     []float64 `json:"xcheck_longer_processes,omitempty"`
+	TookLonger int       `json:"processes_took_longer,omitempty"`
+	Apart      int       `json:"processes_lengths_apart,omitempty"`
 }
 
 type options struct {
@@ -606,6 +613,10 @@ func fills(lines []string) (fill, pattern int) {
 	return fill, pattern
 }
 
+// longerCopies is a kernel's second length: half as many copies again,
+// at least one more.
+func longerCopies(n int) int { return max(n+1, (3*n+1)/2) }
+
 // scratchAddr is where the runtime maps its scratch buffer (XC_SCRATCH in
 // runtime.c): a fixed address, so that the values pointer resets load are
 // known when bench.S is written.
@@ -708,12 +719,22 @@ func generate(bs []*bench, flags map[string]bool) string {
 		resets := fmt.Sprintf("xr%d", i)
 		fn(w, fmt.Sprintf("xb%d_n", i), fmt.Sprintf("xb%d_n_loop", i), bn.Source, bn.ATT, bn.Copies, reset, resets, counter, flags, true)
 		fn(w, fmt.Sprintf("xb%d_n2", i), fmt.Sprintf("xb%d_n2_loop", i), bn.Source, bn.ATT, 2*bn.Copies, reset, resets, counter, flags, true)
+		// Kernels: a second pair at half as many copies again, so that a
+		// function that settled into another steady state than the other
+		// three shows (runtime.c: the line its pair does not lie on).
+		longer := "0, 0, 0"
+		if bn.Reset {
+			lc := longerCopies(bn.Copies)
+			fn(w, fmt.Sprintf("xb%d_l", i), fmt.Sprintf("xb%d_l_loop", i), bn.Source, bn.ATT, lc, reset, resets, counter, flags, true)
+			fn(w, fmt.Sprintf("xb%d_l2", i), fmt.Sprintf("xb%d_l2_loop", i), bn.Source, bn.ATT, 2*lc, reset, resets, counter, flags, true)
+			longer = fmt.Sprintf("xb%d_l, xb%d_l2, %d", i, i, lc)
+		}
 		var offText []string
 		for _, o := range offs {
 			offText = append(offText, strconv.Itoa(o))
 		}
 		fill, pattern := fills(lines)
-		table = append(table, fmt.Sprintf(".quad xs%d, xb%d_n, xb%d_n2, %d, %d, %s, %d, %d, %d, %d", i, i, i, bn.Copies, baseMask, strings.Join(offText, ", "), zeroMask, pattern, self, fill))
+		table = append(table, fmt.Sprintf(".quad xs%d, xb%d_n, xb%d_n2, %d, %d, %s, %d, %d, %d, %d, %s", i, i, i, bn.Copies, baseMask, strings.Join(offText, ", "), zeroMask, pattern, self, fill, longer))
 	}
 	w(".section .rodata")
 	for i, bn := range bs {
@@ -871,7 +892,7 @@ func build(dir string, bs []*bench, flags map[string]bool, log io.Writer) ([]*be
 		if err := os.WriteFile(filepath.Join(dir, "bench.S"), []byte(src), 0o644); err != nil {
 			return nil, err
 		}
-		cmd := exec.Command("gcc", "-O2", "-o", "xcheck", "runtime.c", "bench.S")
+		cmd := exec.Command("gcc", "-O2", "-o", "xcheck", "runtime.c", "bench.S", "-lm")
 		cmd.Dir = dir
 		out, err := cmd.CombinedOutput()
 		if err == nil {
@@ -959,6 +980,19 @@ func run(bs []*bench, o options, log io.Writer) error {
 			v, err := strconv.ParseFloat(f[1], 64)
 			if err == nil {
 				b.Values = append(b.Values, v)
+			}
+			// Kernels: the second length's value, and which pair gave
+			// the value (runtime.c).
+			if len(f) >= 6 {
+				if l, err := strconv.ParseFloat(f[4], 64); err == nil && l > 0 {
+					b.Longer = append(b.Longer, l)
+				}
+				switch f[5] {
+				case "longer":
+					b.TookLonger++
+				case "apart":
+					b.Apart++
+				}
 			}
 		}
 		fmt.Fprintf(log, "\rxcheck: process %d of %d done (%v)   ", p+1, o.processes, time.Since(start).Round(time.Second))

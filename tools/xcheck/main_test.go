@@ -276,6 +276,14 @@ func TestKernelPointersGoBack(t *testing.T) {
 	if !strings.Contains(gen, "mov rsi, [rip+xr0_ptr]\nmov rsi, [rsi+0]") {
 		t.Errorf("bench.S does not reset rsi through the two-load chain the kernel set-up rules name:\n%s", gen)
 	}
+	// A kernel has its second pair of lengths (96 and 192 copies), a
+	// form row none.
+	if !strings.Contains(gen, "xb0_l:") || !strings.Contains(gen, "xb0_l2:") || !strings.Contains(gen, ".rept 192") || !strings.Contains(gen, ", xb0_l, xb0_l2, 96\n") {
+		t.Errorf("bench.S lacks the kernel's second pair of lengths (96 and 192 copies)")
+	}
+	if form := generate([]*bench{{Name: "f", Source: src, Copies: 64}}, hostFlags()); strings.Contains(form, "xb0_l:") || !strings.Contains(form, ", 0, 0, 0\n") {
+		t.Errorf("a form row got a second pair of lengths")
+	}
 	var last *bench
 	for try := 0; try < 5; try++ {
 		b := &bench{Name: "k", Source: src, Copies: 64, Reset: true, Portlab: 1}
@@ -284,6 +292,9 @@ func TestKernelPointersGoBack(t *testing.T) {
 		}
 		if b.Err != "" {
 			t.Fatalf("the kernel failed: %s", b.Err)
+		}
+		if len(b.Longer) != 3 {
+			t.Fatalf("the second length's value in %d of 3 processes: %v", len(b.Longer), b.Longer)
 		}
 		if math.Abs(b.XCheck-1) < 0.03 {
 			return

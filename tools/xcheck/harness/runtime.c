@@ -12,14 +12,25 @@
  *     (interrupts, a busy sibling, a slower clock for a while) only ever
  *     adds ticks, so each minimum tends to the undisturbed value;
  *   - ticks per copy = (min 2N - min N) / (N x loops), the same for the
- *     calibration gives ticks per cycle, and their ratio is cycles per copy.
+ *     calibration gives ticks per cycle, and their ratio is cycles per copy;
+ *   - kernels exist at a second pair of lengths too, N' and 2N' (half as
+ *     many copies again), timed in the same batches. In one steady state
+ *     the four functions' cycles an iteration lie on one line; where the
+ *     two pairs' values are more than 2 % apart and one function of a
+ *     pair lies on the other pair's line while its partner does not, that
+ *     partner ran in another state and the intact pair's value is the
+ *     result; where no function alone is to blame, the N pair's value.
  *
  * The driver runs several processes and takes the median of their values.
- * Output: one line per benchmark, "name<TAB>cycles<TAB>ticks/copy<TAB>ticks/cycle"
- * or "name<TAB>error<TAB>why".
+ * Output: one line per benchmark, "name<TAB>cycles<TAB>ticks/copy<TAB>ticks/cycle",
+ * for kernels followed by "<TAB>cycles at N'<TAB>pair" (pair: "short" where
+ * the N pair gave the value, "longer" where the N' pair did, "apart" where
+ * the lengths disagree and no function alone is to blame), or
+ * "name<TAB>error<TAB>why".
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -53,7 +64,14 @@ struct bench {
 	uint64_t pattern;     /* vector fill: 0 float 1.0, 1 double 1.0, 2 half 1.0, 3 bytes 0xff */
 	uint64_t self;        /* every scratch word holds its own address (pointer chases) */
 	uint64_t fill;        /* scratch fill: 0 zeros, 1 bytes 0x13 (divisors), 2 MXCSR images 0x1f80 */
+	bench_fn l, l2;       /* kernels: body x lcopies, x 2*lcopies (0 otherwise) */
+	uint64_t lcopies;     /* N' */
 };
+
+/* Line-check tolerances (the same rule as portlab's, written apart): on
+ * a line within 1 % of the cycles and 0.1 cycle, off it by more than 2 %. */
+static int on_line(double c, double t, double k, double y) { return fabs(y - (c + t * k)) <= 0.01 * y + 0.1; }
+static int off_line(double c, double t, double k, double y) { return fabs(y - (c + t * k)) > 0.02 * y; }
 
 extern struct bench xc_benches[];
 extern uint64_t xc_count;
@@ -182,7 +200,7 @@ int main(int argc, char **argv)
 			b->n(&c, loops);
 			clock_gettime(CLOCK_MONOTONIC, &now);
 		} while ((now.tv_sec - t0.tv_sec) * 1000000000L + (now.tv_nsec - t0.tv_nsec) < 2000000L);
-		uint64_t cn = UINT64_MAX, c2 = UINT64_MAX, sn = UINT64_MAX, s2 = UINT64_MAX;
+		uint64_t cn = UINT64_MAX, c2 = UINT64_MAX, sn = UINT64_MAX, s2 = UINT64_MAX, ln = UINT64_MAX, l2 = UINT64_MAX;
 		for (int k = 0; k < batches; k++) {
 			uint64_t t;
 			if ((t = xc_cal_n(&c, cal_loops)) < cn)
@@ -193,13 +211,37 @@ int main(int argc, char **argv)
 				sn = t;
 			if ((t = b->n2(&c, loops)) < s2)
 				s2 = t;
+			if (b->l) {
+				if ((t = b->l(&c, loops)) < ln)
+					ln = t;
+				if ((t = b->l2(&c, loops)) < l2)
+					l2 = t;
+			}
 		}
 		double per_cycle = ((double)c2 - (double)cn) / (double)(xc_cal_copies * cal_loops);
 		double per_copy = ((double)s2 - (double)sn) / (double)(b->copies * loops);
 		if (per_cycle <= 0) {
 			printf("%s\terror\tthe calibration chain did not take longer at 2N copies\n", b->name);
-		} else {
+		} else if (!b->l) {
 			printf("%s\t%.5f\t%.5f\t%.5f\n", b->name, per_copy / per_cycle, per_copy, per_cycle);
+		} else {
+			/* Cycles an iteration of the four functions. */
+			double n = (double)b->copies, nl = (double)b->lcopies, it = (double)loops * per_cycle;
+			double tn = sn / it, t2n = s2 / it, tl = ln / it, t2l = l2 / it;
+			double vs = (t2n - tn) / n, vl = (t2l - tl) / nl, v = vs;
+			const char *pair = "short";
+			if (vs > vl * 1.02 || vs * 1.02 < vl) {
+				double lc = 2 * tl - t2l, sc = 2 * tn - t2n;
+				int blame_short = (on_line(lc, vl, 2 * n, t2n) && off_line(lc, vl, n, tn)) +
+						  (on_line(lc, vl, n, tn) && off_line(lc, vl, 2 * n, t2n));
+				int blame_long = (on_line(sc, vs, 2 * nl, t2l) && off_line(sc, vs, nl, tl)) +
+						 (on_line(sc, vs, nl, tl) && off_line(sc, vs, 2 * nl, t2l));
+				if (blame_short == 1 && blame_long == 0)
+					v = vl, pair = "longer";
+				else if (!(blame_long == 1 && blame_short == 0))
+					pair = "apart";
+			}
+			printf("%s\t%.5f\t%.5f\t%.5f\t%.5f\t%s\n", b->name, v, per_copy, per_cycle, vl, pair);
 		}
 		fflush(stdout);
 	}
