@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -186,7 +187,48 @@ func (b *Builder) Kernel(r *input.Region) (*Kernel, error) {
 			k.Notes = append(k.Notes, fmt.Sprintf("%q is not in the model: derived as %s", x.Form.Name(), x.Derived))
 		}
 	}
+	k.falseDependencyNotes(seen)
 	return k, nil
+}
+
+// falseDependencyNotes names, once for each form, the instructions that
+// wait for the old value of a destination they overwrite (the model's
+// false_dependency), unless a zero or dependency-breaking idiom wrote
+// that register last.
+func (k *Kernel) falseDependencyNotes(seen map[string]bool) {
+	var forms []string
+	regs := map[string][]string{}
+	link := map[string]float64{}
+	for i, x := range k.Instrs {
+		if x.Entry == nil || x.Entry.FalseDependency <= 0 || x.Idiom != "" {
+			continue
+		}
+		for _, op := range modeldb.FalseDependencyOperands(x.Form) {
+			if op >= len(x.Inst.Args) || x.Inst.Args[op].Type != isa.OpReg {
+				continue
+			}
+			r := x.Inst.Args[op].Reg
+			if w, _, ok := k.lastWriter(regUnit(r), i); ok && (k.Instrs[w].Idiom == "zero idiom" || k.Instrs[w].Idiom == "dependency-breaking idiom") {
+				continue
+			}
+			name := x.Form.Name()
+			if _, ok := regs[name]; !ok {
+				forms = append(forms, name)
+			}
+			if !slices.Contains(regs[name], r.String()) {
+				regs[name] = append(regs[name], r.String())
+			}
+			link[name] = x.Entry.FalseDependency
+		}
+	}
+	for _, f := range forms {
+		if seen["false "+f] {
+			continue
+		}
+		seen["false "+f] = true
+		k.Notes = append(k.Notes, fmt.Sprintf("%s waits for the old value of the destination it overwrites (%s): a false dependency, %.3g cycles a link (the model's false_dependency); a zero idiom on the register before it breaks the chain",
+			f, strings.Join(regs[f], ", "), link[f]))
+	}
 }
 
 // formInfo is what the model says about one form.
@@ -588,6 +630,9 @@ func (b *Builder) deriveMemoryForm(f *isa.Form) (*modeldb.Entry, string, error) 
 	m := b.Model
 	acc := f.Operands[mi].Access
 	e := &modeldb.Entry{Form: f.Name(), Uops: reg.Uops, Latency: reg.Latency, Throughput: reg.Throughput, Flags: append([]string(nil), reg.Flags...)}
+	if len(modeldb.FalseDependencyOperands(f)) > 0 {
+		e.FalseDependency = reg.FalseDependency // the destination's, whatever the source
+	}
 	e.PortPressure = append(e.PortPressure, reg.PortPressure...)
 	// The memory part (below) is the same beside 512-bit work.
 	reg512 := len(reg.PortPressure512) > 0
