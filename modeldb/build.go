@@ -30,7 +30,11 @@ type BuildOptions struct {
 	// sources otherwise).
 	Sources []string
 	From    string
-	Infer   InferOptions
+	// Clusters is the model whose clusters of execution ports a port
+	// group may not cross (the "clusters" pass); nil: the imported LLVM
+	// model nearest the model's LLVM CPU (ImportedNearest).
+	Clusters *Model
+	Infer    InferOptions
 	// Now stamps the provenance (nil: time.Now).
 	Now func() time.Time
 }

@@ -212,3 +212,23 @@ func Nearest(llvmCPU string) (m *Model, exact bool, err error) {
 	_, err = Default(llvmCPU)
 	return nil, false, err
 }
+
+// ImportedNearest returns the embedded imported (LLVM) model for llvmCPU
+// or the closest CPU that has one (nearestCPUs), nil where none: a
+// reference that no measurement on a host has changed.
+func ImportedNearest(llvmCPU string) *Model {
+	embeddedModels.once.Do(loadEmbedded)
+	if embeddedModels.err != nil {
+		return nil
+	}
+	for _, c := range append([]string{llvmCPU}, nearestCPUs[llvmCPU]...) {
+		for _, info := range embeddedModels.infos {
+			if info.LLVMCPU == c && info.Source != SourceMeasured {
+				if m, err := Embedded(info.File); err == nil {
+					return m
+				}
+			}
+		}
+	}
+	return nil
+}

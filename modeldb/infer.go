@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"portlab/isa"
 )
 
 // Port inference: which ports each form's uops may use, from measured
@@ -213,6 +215,9 @@ type inferProblem struct {
 	// an issue port rather than issue ports (LLVM's Divider and FPDivider,
 	// see unitPorts): a candidate never groups one with other ports.
 	units uint64
+	// intOnly and vecOnly are the base's ports of two clusters that share
+	// no port (clusterPorts): a candidate group never holds one of each.
+	intOnly, vecOnly uint64
 	// memPorts are the base model's memory ports (memoryPorts): the
 	// memory forms' fixed part uses them, nothing else a candidate has.
 	memPorts uint64
@@ -608,6 +613,9 @@ func (p *inferProblem) fitClass(c int) bool {
 	}
 	var cands []*candidate
 	add := func(cd *candidate) bool {
+		if p.crossesClusters(cd.uses) {
+			return false
+		}
 		if len(cd.uses) > 0 {
 			cd.group = cd.uses[0].mask
 		}
@@ -1042,7 +1050,18 @@ func unitPorts(ports []string) uint64 {
 // mixesUnits reports whether a port group joins a unit (unitPorts) with
 // other ports: no core issues a uop to "the divider or port 5".
 func (p *inferProblem) mixesUnits(m uint64) bool {
-	return m&p.units != 0 && m&^p.units != 0
+	return m&p.units != 0 && m&^p.units != 0 || m&p.intOnly != 0 && m&p.vecOnly != 0
+}
+
+// crossesClusters reports whether a mapping has a group that mixes units
+// or clusters (mixesUnits).
+func (p *inferProblem) crossesClusters(uses []maskUse) bool {
+	for _, u := range uses {
+		if p.mixesUnits(u.mask) {
+			return true
+		}
+	}
+	return false
 }
 
 // floorOnly reports whether a mapping's ports alone run faster than tp.
@@ -1410,4 +1429,61 @@ func freshPortName(ports []string) string {
 			return name
 		}
 	}
+}
+
+// clusterPorts returns, of ports, those a reference model has only
+// integer register forms use (intOnly) and only vector register forms
+// use (vecOnly): two clusters of execution ports that share none (Zen's
+// integer and floating-point units). Forms that touch memory do not
+// count (their load and store ports serve both), nor forms with operands
+// of both kinds; a port neither kind uses is in neither. A reference
+// whose vector forms use integer ports too (Intel's ports 0, 1 and 5)
+// gives no clusters.
+func clusterPorts(ref *Model, ports []string) (intOnly, vecOnly uint64) {
+	if ref == nil {
+		return 0, 0
+	}
+	idx := map[string]int{}
+	for i, p := range ports {
+		if i < 64 {
+			idx[p] = i
+		}
+	}
+	var ints, vecs uint64
+	for i := range ref.Forms {
+		e := ref.Forms[i]
+		f, ok := isa.Lookup(e.Form)
+		if !ok || f.HasMemory() || e.HasFlag(FlagMayLoad) || e.HasFlag(FlagMayStore) || len(f.ImplicitReads)+len(f.ImplicitWrites) > 0 {
+			continue
+		}
+		gpr, vec := false, false
+		for _, op := range f.Operands {
+			switch op.Kind {
+			case isa.KindR8, isa.KindR16, isa.KindR32, isa.KindR64:
+				gpr = true
+			case isa.KindXMM, isa.KindYMM, isa.KindZMM, isa.KindMM, isa.KindK:
+				vec = true
+			}
+		}
+		if gpr == vec {
+			continue
+		}
+		var m uint64
+		for _, u := range e.PortPressure {
+			for _, p := range u.Ports {
+				if i, ok := idx[p]; ok {
+					m |= 1 << i
+				}
+			}
+		}
+		if gpr {
+			ints |= m
+		} else {
+			vecs |= m
+		}
+	}
+	if ints&^vecs == 0 || vecs&^ints == 0 {
+		return 0, 0
+	}
+	return ints &^ vecs, vecs &^ ints
 }

@@ -1,0 +1,102 @@
+package modeldb
+
+import (
+	"strings"
+	"testing"
+
+	"portlab/results"
+)
+
+// clusterModel is a model of two clusters (Zen-like: integer ALUs, vector
+// pipes, load ports both use) or of shared ports (Intel-like: vector work
+// on ports the integer work uses too).
+func clusterModel(t *testing.T, shared bool) *Model {
+	t.Helper()
+	pp := func(ports ...string) PortPressure { return PortPressure{{Cycles: 1, Ports: ports}} }
+	m := &Model{Name: "ref", ISA: "x86", DispatchWidth: 6, Ports: []string{"ALU0", "ALU1", "FP0", "FP1", "LD"}}
+	m.Put(&Entry{Form: "add r64, r64", Uops: 1, Latency: 1, Throughput: 0.5, PortPressure: pp("ALU0", "ALU1")})
+	m.Put(&Entry{Form: "imul r64, r64", Uops: 1, Latency: 3, Throughput: 1, PortPressure: pp("ALU1")})
+	vec := pp("FP0", "FP1")
+	if shared {
+		vec = pp("ALU0", "ALU1") // Intel's ports 0, 1 and 5: vector and integer work alike
+	}
+	m.Put(&Entry{Form: "vaddpd ymm, ymm, ymm", Uops: 1, Latency: 3, Throughput: 0.5, PortPressure: vec})
+	m.Put(&Entry{Form: "vpaddd ymm, ymm, ymm", Uops: 1, Latency: 1, Throughput: 0.5, PortPressure: vec})
+	// Memory forms use the load port whatever their registers.
+	m.Put(&Entry{Form: "mov r64, m64", Uops: 1, Latency: 4, Throughput: 1, PortPressure: pp("LD"), Flags: []string{FlagMayLoad}})
+	m.Put(&Entry{Form: "vmovdqa ymm, m256", Uops: 1, Latency: 5, Throughput: 1, PortPressure: pp("LD"), Flags: []string{FlagMayLoad}})
+	m.Reindex()
+	return m
+}
+
+// The clusters of a reference: ports only integer register forms use and
+// ports only vector register forms use, memory ports in neither; none
+// where the vector forms share a port with the integer ones.
+func TestClusterPorts(t *testing.T) {
+	ports := []string{"ALU0", "ALU1", "FP0", "FP1", "LD", "new0"}
+	ints, vecs := clusterPorts(clusterModel(t, false), ports)
+	if ints != 0b11 || vecs != 0b1100 {
+		t.Errorf("clusters %b and %b, want ALU0 ALU1 (11) and FP0 FP1 (1100)", ints, vecs)
+	}
+	if ints, vecs := clusterPorts(clusterModel(t, true), ports); ints != 0 || vecs != 0 {
+		t.Errorf("shared ports: clusters %b and %b, want none", ints, vecs)
+	}
+	if ints, vecs := clusterPorts(nil, ports); ints != 0 || vecs != 0 {
+		t.Error("no reference: clusters")
+	}
+}
+
+// TestBuildKeepsClustersApart: a base that puts a vector form on an
+// integer ALU as well as the vector pipes (as the Zen 4 fit did with
+// vexpandpd), with measurements that mapping explains, keeps it where the
+// reference shares its ports between the kinds of work, and gets a
+// mapping within the vector cluster where the reference keeps the
+// clusters apart; the pass says what it kept apart.
+func TestBuildKeepsClustersApart(t *testing.T) {
+	base := clusterModel(t, false)
+	base.Name = "base"
+	e, _ := base.Lookup("vpaddd ymm, ymm, ymm")
+	e.PortPressure = PortPressure{{Cycles: 1, Ports: []string{"ALU1", "FP0", "FP1"}}}
+	e.Throughput = 1.0 / 3
+	res := func(id, form string, tp float64) *results.Benchmark {
+		return &results.Benchmark{Mode: "inverse_throughput", Measurements: []results.Measurement{{Key: "inverse_throughput", Value: tp}},
+			Portlab: &results.Extra{ID: id, Form: form, Kind: "throughput", Median: tp, Reps: 5, Clean: 5, Host: "h"}}
+	}
+	mix := func(id string, parts []results.MixPart, cycles float64) *results.Benchmark {
+		n := 0
+		for _, p := range parts {
+			n += p.Count
+		}
+		return &results.Benchmark{Mode: "inverse_throughput", Measurements: []results.Measurement{{Key: "inverse_throughput", Value: cycles / float64(n), PerSnippetValue: cycles}},
+			Portlab: &results.Extra{ID: id, Kind: "ports", Median: cycles / float64(n), Reps: 5, Clean: 5, Host: "h", Mix: parts}}
+	}
+	// What the base's mapping predicts: three vpaddd a cycle over ALU1,
+	// FP0 and FP1, beside adds (ALU0, ALU1), imuls (ALU1) and vaddpd
+	// (FP0, FP1).
+	bs := []*results.Benchmark{
+		res("a", "add r64, r64", 0.5), res("i", "imul r64, r64", 1), res("v", "vaddpd ymm, ymm, ymm", 0.5), res("p", "vpaddd ymm, ymm, ymm", 1.0/3),
+		mix("m1", []results.MixPart{{Form: "vpaddd ymm, ymm, ymm", Count: 8}, {Form: "add r64, r64", Count: 8}}, 4),
+		mix("m2", []results.MixPart{{Form: "vpaddd ymm, ymm, ymm", Count: 8}, {Form: "imul r64, r64", Count: 8}}, 8),
+		mix("m3", []results.MixPart{{Form: "vpaddd ymm, ymm, ymm", Count: 8}, {Form: "vaddpd ymm, ymm, ymm", Count: 8}}, 16.0/3),
+	}
+	for _, shared := range []bool{true, false} {
+		ms := CollectMeasurements(bs, CollectOptions{})
+		m, rep, err := Build(ms, BuildOptions{Base: base, Clusters: clusterModel(t, shared), Now: fixedNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := m.Lookup("vpaddd ymm, ymm, ymm")
+		onALU := strings.Contains(FormatPressure(got.PortPressure), "ALU")
+		if shared {
+			wantPass(t, rep, "clusters", false, "its vector register forms share ports with its integer ones")
+			if !onALU {
+				t.Errorf("shared ports: vpaddd ymm, ymm, ymm on %s, want the base's ALU1, FP0, FP1", FormatPressure(got.PortPressure))
+			}
+			continue
+		}
+		wantPass(t, rep, "clusters", true, "keeps integer ports p[ALU0,ALU1] and vector ports p[FP0,FP1] apart")
+		if onALU {
+			t.Errorf("two clusters: vpaddd ymm, ymm, ymm on %s, a group across them", FormatPressure(got.PortPressure))
+		}
+	}
+}
