@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"portlab/analysis/input"
 	"portlab/modeldb"
 )
 
@@ -51,15 +50,7 @@ instruction_forms:
 	// whose destination a zero idiom wrote last; a memory form the model
 	// lacks takes its register form's false dependency.
 	notes := func(src string) []string {
-		regs, err := input.Assembly("block.s", []byte(".intel_syntax noprefix\n"+src), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := NewBuilder(m)
-		k, err := b.Kernel(regs[0])
-		if err != nil {
-			t.Fatal(err)
-		}
+		k, _ := intelKernel(t, m, src)
 		var out []string
 		for _, n := range k.Notes {
 			if strings.Contains(n, "false dependency") {

@@ -324,9 +324,9 @@ func checkRule(t *testing.T, with, without *modeldb.Model, note string, cases []
 	}
 }
 
-// staticOf analyses Intel-syntax source with m (dispatch width 6) and
-// returns the static analysis and the region.
-func staticOf(t *testing.T, m *modeldb.Model, src string) (*Static, *input.Region) {
+// intelKernel builds the kernel of Intel-syntax source with m and returns
+// it and the region.
+func intelKernel(t *testing.T, m *modeldb.Model, src string) (*Kernel, *input.Region) {
 	t.Helper()
 	regs, err := input.Assembly("block.s", []byte(".intel_syntax noprefix\n"+src), nil)
 	if err != nil {
@@ -337,11 +337,19 @@ func staticOf(t *testing.T, m *modeldb.Model, src string) (*Static, *input.Regio
 	if err != nil {
 		t.Fatal(err)
 	}
+	return k, regs[0]
+}
+
+// staticOf analyses Intel-syntax source with m (dispatch width 6) and
+// returns the static analysis and the region.
+func staticOf(t *testing.T, m *modeldb.Model, src string) (*Static, *input.Region) {
+	t.Helper()
+	k, region := intelKernel(t, m, src)
 	s, err := k.Analyze(6)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, regs[0]
+	return s, region
 }
 
 // expectCycles simulates Intel-syntax src with m for 200 iterations and

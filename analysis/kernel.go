@@ -187,7 +187,7 @@ func (b *Builder) Kernel(r *input.Region) (*Kernel, error) {
 			k.Notes = append(k.Notes, fmt.Sprintf("%q is not in the model: derived as %s", x.Form.Name(), x.Derived))
 		}
 	}
-	k.falseDependencyNotes(seen)
+	k.falseDependencyNotes()
 	return k, nil
 }
 
@@ -195,7 +195,7 @@ func (b *Builder) Kernel(r *input.Region) (*Kernel, error) {
 // wait for the old value of a destination they overwrite (the model's
 // false_dependency), unless a zero or dependency-breaking idiom wrote
 // that register last.
-func (k *Kernel) falseDependencyNotes(seen map[string]bool) {
+func (k *Kernel) falseDependencyNotes() {
 	var forms []string
 	regs := map[string][]string{}
 	link := map[string]float64{}
@@ -222,10 +222,6 @@ func (k *Kernel) falseDependencyNotes(seen map[string]bool) {
 		}
 	}
 	for _, f := range forms {
-		if seen["false "+f] {
-			continue
-		}
-		seen["false "+f] = true
 		k.Notes = append(k.Notes, fmt.Sprintf("%s waits for the old value of the destination it overwrites (%s): a false dependency, %.3g cycles a link (the model's false_dependency); a zero idiom on the register before it breaks the chain",
 			f, strings.Join(regs[f], ", "), link[f]))
 	}

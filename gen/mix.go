@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"portlab/isa"
+	"portlab/modeldb"
 	"portlab/results"
 )
 
@@ -40,18 +41,14 @@ type FormTime struct {
 }
 
 // waitsForDest reports a form whose write-only destination the
-// measurements show it waiting for: its stream over one destination ran
-// more than destWaitMargin times its throughput, and slower by a quarter
-// of a cycle or more. Such a form's destination rotates in a mix as a
-// chained one's does, with DestLatency as its link.
+// measurements show it waiting for (modeldb.WaitsForDestination: its
+// stream over one destination ran more than 1.25 times its throughput,
+// and a quarter of a cycle or more slower). Such a form's destination
+// rotates in a mix as a chained one's does, with DestLatency as its link.
 func waitsForDest(f *isa.Form, times FormTimes) bool {
 	t, ok := times[f.Name()]
-	return ok && !chained(f) && t.Throughput > 0 && t.DestLatency > destWaitMargin*t.Throughput && t.DestLatency-t.Throughput >= 0.25
+	return ok && !chained(f) && modeldb.WaitsForDestination(t.DestLatency, t.Throughput)
 }
-
-// destWaitMargin is how much slower than its throughput a form's stream
-// over one destination must run for the form to be said to wait for it.
-const destWaitMargin = 1.25
 
 // chainedIn reports a form whose stream in a mix rotates over a share of
 // its class's registers by need: its written registers are inputs too, or

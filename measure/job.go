@@ -359,6 +359,7 @@ func (e *Engine) MeasureCalls(calls []Call, progress func(done int, m *Measureme
 	e.establishReference(sched)
 	var groups []*groupRun
 	passes := make([][][]*Measurement, len(calls)) // multi-pass calls: per snippet, per pass
+	measured := make([][]*Snippet, len(calls))     // multi-pass calls: the snippets, twins included
 	maxPass := 0
 	for c, call := range calls {
 		o := call.Opts
@@ -372,6 +373,7 @@ func (e *Engine) MeasureCalls(calls []Call, progress func(done int, m *Measureme
 			if o.LengthCheck {
 				snips = withLongerTwins(snips)
 			}
+			measured[c] = snips
 			passes[c] = make([][]*Measurement, len(snips))
 			for i := range snips {
 				passes[c][i] = make([]*Measurement, np)
@@ -409,10 +411,7 @@ func (e *Engine) MeasureCalls(calls []Call, progress func(done int, m *Measureme
 		if passes[c] == nil {
 			continue
 		}
-		snips := call.Snippets
-		if call.Opts.LengthCheck {
-			snips = withLongerTwins(snips)
-		}
+		snips := measured[c]
 		for i, ps := range passes[c] {
 			for p, m := range ps {
 				if m == nil {

@@ -92,6 +92,13 @@ func offFunction(n, tn, t2n, nl, tl, t2l float64) (longIntact bool, off int, ok 
 	return longIntact, off, found == 1
 }
 
+// lengthsWithin reports whether a pass's two lengths read within spread
+// of each other.
+func lengthsWithin(short, long *Measurement, spread float64) bool {
+	r := short.PerSnippet.Median / long.PerSnippet.Median
+	return r <= 1+spread && r >= 1/(1+spread)
+}
+
 // lengthsAgree judges the passes of a snippet measured at two lengths
 // (short, by pass, and its twin long, the same passes). A pass is usable
 // where its two lengths read within spread of each other (the shorter's
@@ -106,7 +113,7 @@ func lengthsAgree(short, long []*Measurement, spread float64) (usable []*Measure
 		if p >= len(long) || m.Err != nil || long[p].Err != nil || m.PerSnippet.Median <= 0 || long[p].PerSnippet.Median <= 0 {
 			continue
 		}
-		if r := m.PerSnippet.Median / long[p].PerSnippet.Median; r <= 1+spread && r >= 1/(1+spread) {
+		if lengthsWithin(m, long[p], spread) {
 			which[p], fitted[p] = true, m.PerSnippet.Median
 			usable = append(usable, m)
 			continue
@@ -180,7 +187,7 @@ func keptOfLengths(short, long, ok []*Measurement, o Options, spread float64) *M
 	lined := 0 // usable passes whose lengths disagree
 	for p, w := range which {
 		if w && p < len(long) && long[p].PerSnippet.Median > 0 {
-			if r := short[p].PerSnippet.Median / long[p].PerSnippet.Median; r > 1+spread || r < 1/(1+spread) {
+			if !lengthsWithin(short[p], long[p], spread) {
 				lined++
 			}
 		}

@@ -131,12 +131,13 @@ type Options struct {
 	// N- and 2N-copy functions in different states and its difference is
 	// no cost of the code: on the Zen 4 guest gcc_absmax_i32_ymm's 1-cycle
 	// vpmaxsd chain read 0.84 cycles in some workers (the N-copy function
-	// at 1.16 a copy, the 2N-copy one at 1.00) and 1.00 in others. The
-	// kept pass comes from the passes whose lengths agree; more passes run
-	// (up to MaxPasses) until at least two agree and agree with each
-	// other. Code whose cost depends on the length in every pass (a
-	// store-bound stream and its pointer reset) keeps the pass of all of
-	// them, with a warning and both lengths' values in
+	// at 1.16 a copy, the 2N-copy one at 1.00) and 1.00 in others. Such a
+	// pass is used where one function lies off the line of the other
+	// three (the intact pair's value, lengthsAgree) and not otherwise; the
+	// kept pass comes from the used ones, and more passes run (up to
+	// MaxPasses) until at least two are used and agree with each other.
+	// Code with no pass used (each pair in a state of its own) keeps the
+	// pass of all of them, with a warning and both lengths' values in
 	// Measurement.Length. `portlab validate` sets it.
 	LengthCheck bool
 	// Deadline, when set, is when the engine stops giving estimates more

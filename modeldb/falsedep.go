@@ -28,10 +28,17 @@ func FalseDependencyOperands(f *isa.Form) []int {
 	return out
 }
 
-// Thresholds of the false-dependency pass (the generator's rule for a
-// form that waits for its destination, gen.waitsForDest): a stream over
-// one destination register more than falseDepMargin times the form's
-// throughput, and slower by falseDepMinCycles or more.
+// WaitsForDestination reports whether a form's stream over one
+// destination register (destChain, cycles an instance) shows it waiting
+// for the destination's previous value: more than falseDepMargin times
+// its throughput, and slower by falseDepMinCycles or more. The builder's
+// false-dependency pass and the generator's mixes (which rotate such
+// forms as chained ones) share it.
+func WaitsForDestination(destChain, throughput float64) bool {
+	return throughput > 0 && destChain > falseDepMargin*throughput && destChain-throughput >= falseDepMinCycles
+}
+
+// Thresholds of WaitsForDestination.
 const (
 	falseDepMargin    = 1.25
 	falseDepMinCycles = 0.25
@@ -60,7 +67,7 @@ func (b *builder) falseDependencies(r *Pass) error {
 		}
 		measured++
 		e.FalseDependency = 0
-		if fm.DestChain > falseDepMargin*fm.Throughput && fm.DestChain-fm.Throughput >= falseDepMinCycles {
+		if WaitsForDestination(fm.DestChain, fm.Throughput) {
 			e.FalseDependency = round5(fm.DestChain)
 			waits++
 			if len(names) < 4 {
@@ -74,8 +81,11 @@ func (b *builder) falseDependencies(r *Pass) error {
 	}
 	r.Evidence = fmt.Sprintf("%d forms with a write-only vector or MMX destination timed over one destination register, %d of them more than %.2fx their throughput", measured, waits, falseDepMargin)
 	if waits > 0 {
+		if waits > len(names) {
+			names = append(names, "...")
+		}
 		r.Applied = true
-		r.Changes = append(r.Changes, fmt.Sprintf("%d forms wait for their destination (%s%s)", waits, strings.Join(names, ", "), map[bool]string{true: ", ...", false: ""}[waits > len(names)]))
+		r.Changes = append(r.Changes, fmt.Sprintf("%d forms wait for their destination (%s)", waits, strings.Join(names, ", ")))
 	}
 	return nil
 }

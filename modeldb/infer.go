@@ -1054,7 +1054,7 @@ func (p *inferProblem) mixesUnits(m uint64) bool {
 }
 
 // crossesClusters reports whether a mapping has a group that mixes units
-// or clusters (mixesUnits).
+// or clusters (mixesUnits): no candidate may.
 func (p *inferProblem) crossesClusters(uses []maskUse) bool {
 	for _, u := range uses {
 		if p.mixesUnits(u.mask) {
@@ -1450,8 +1450,7 @@ func clusterPorts(ref *Model, ports []string) (intOnly, vecOnly uint64) {
 		}
 	}
 	var ints, vecs uint64
-	for i := range ref.Forms {
-		e := ref.Forms[i]
+	for _, e := range ref.Forms {
 		f, ok := isa.Lookup(e.Form)
 		if !ok || f.HasMemory() || e.HasFlag(FlagMayLoad) || e.HasFlag(FlagMayStore) || len(f.ImplicitReads)+len(f.ImplicitWrites) > 0 {
 			continue

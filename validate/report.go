@@ -143,7 +143,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 			v := row.Measured.Cycles
 			jr.Measured = &v
 			jr.Passes = row.Measured.Passes
-			jr.Copies, jr.LongerCopies, jr.LongerCycles, jr.LengthsAgreed = row.Measured.Copies, row.Measured.LongerCopies, row.Measured.Longer, row.Measured.Agreed
+			jr.Copies, jr.LongerCopies, jr.LongerCycles, jr.LengthsAgreed = row.Measured.Copies, row.Measured.LongerCopies, row.Measured.Longer, row.Measured.Used()
 			jr.PassAgree, jr.Fitted = row.Measured.PassAgree, row.Measured.Fitted
 		}
 		for _, p := range r.Predictors {
@@ -329,7 +329,7 @@ p.cmd code{background:#f3f3f3;padding:2px 6px;border-radius:4px;font-size:12.5px
 td.err{color:#8a5a00;text-align:left;font-size:12.5px} td.nw{white-space:nowrap} span.len{color:#8a5a00;font-size:12px}
 </style></head><body>
 <h1>portlab validate: measured kernels vs predictions</h1>
-<p>Host {{.R.Host}}{{with .R.Date}}, measured {{.}}{{end}}. Cycles per iteration; measured on the host (differential timing of the block at two lengths, in several passes, each in a worker process of its own; the lower-quartile pass kept, the grey bars spanning the passes). Every kernel is timed at two loop lengths in each pass; a pass whose lengths disagree by more than 2 % is not kept, and a kernel whose lengths disagree in every pass shows the longer length's value beside its own.</p>
+<p>Host {{.R.Host}}{{with .R.Date}}, measured {{.}}{{end}}. Cycles per iteration; measured on the host (differential timing of the block at two lengths, in several passes, each in a worker process of its own; the lower-quartile pass kept, the grey bars spanning the passes). Every kernel is timed at two loop lengths in each pass; where they disagree by more than 2 %, the pass gives the value of the pair whose line the other loop lies on, or is not used, and a kernel with no pass used shows the longer length's value beside its own.</p>
 {{with .R.Command}}<p class="cmd"><code>$ {{.}}</code></p>{{end}}
 <h2>Scores</h2>
 <table><tr><th>predictor</th><th>kernels</th><th>MAPE</th><th>median APE</th><th>Kendall τ</th><th>within 10%</th><th>could not predict</th><th>worst</th></tr>

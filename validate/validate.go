@@ -89,12 +89,12 @@ type Measured struct {
 	// Copies is the kernel's copies in the short body. Every kernel is
 	// also measured at a second length (LongerCopies copies, half as many
 	// again) in the same passes (measure.Options.LengthCheck): Longer is
-	// the cycles per iteration there, Agreed how many passes read the two
-	// lengths within 2 % of each other. Cycles comes from those passes
-	// where there are any.
+	// the cycles per iteration there, PassAgree which passes are used:
+	// their two lengths within 2 % of each other, or one function off the
+	// line of the other three. Cycles comes from those
+	// passes where there are any.
 	Copies, LongerCopies int
 	Longer               float64
-	Agreed               int
 	PassAgree            []bool // by pass, as Passes: the pass is used (measure.LengthCheck.Agree)
 	// Fitted is, by pass, the cycles per iteration a used pass gave: its
 	// own where its lengths agree, the intact pair's where one function
@@ -104,12 +104,23 @@ type Measured struct {
 	Err      error
 }
 
+// Used is how many passes were used (PassAgree).
+func (m Measured) Used() int {
+	n := 0
+	for _, a := range m.PassAgree {
+		if a {
+			n++
+		}
+	}
+	return n
+}
+
 // LengthDependent reports whether no pass read the kernel's two body
 // lengths alike: its steady state depends on how many copies the loop
 // holds (a store-bound stream and the pointer reset that ends every
 // iteration), so Cycles is the cost at Copies copies only.
 func (m Measured) LengthDependent() bool {
-	return m.Err == nil && m.Longer > 0 && m.Agreed == 0 && len(m.Passes) > 0
+	return m.Err == nil && m.Longer > 0 && m.Used() == 0 && len(m.Passes) > 0
 }
 
 // PassSpread is how far above its fastest pass a kernel's kept pass (the
@@ -128,7 +139,7 @@ const PassSpread = 0.05
 // are not kept (Disagreed).
 func (m Measured) Spread() (lo, hi float64, wide bool) {
 	ps := m.Passes
-	if m.Agreed > 0 && len(m.PassAgree) == len(m.Passes) {
+	if m.Used() > 0 && len(m.PassAgree) == len(m.Passes) {
 		ps = nil
 		for i, v := range m.Passes {
 			if m.PassAgree[i] {
@@ -146,10 +157,10 @@ func (m Measured) Spread() (lo, hi float64, wide bool) {
 	return lo, hi, lo > 0 && m.Cycles > lo*(1+PassSpread)
 }
 
-// Disagreed returns the passes, of those where some agreed, whose two
-// body lengths read apart (they are not kept), with their range.
+// Disagreed returns the passes, of a kernel where some were used, that
+// were not (Spread), with their range.
 func (m Measured) Disagreed() (n int, lo, hi float64) {
-	if m.Agreed == 0 || len(m.PassAgree) != len(m.Passes) {
+	if m.Used() == 0 || len(m.PassAgree) != len(m.Passes) {
 		return 0, 0, 0
 	}
 	lo = math.Inf(1)
@@ -222,7 +233,7 @@ func Measure(eng *measure.Engine, ks []*Kernel, o measure.Options) []Measured {
 		out[idx[j]] = Measured{Cycles: m.PerSnippet.Median, Min: m.PerSnippet.Min, Max: m.PerSnippet.Max,
 			Clean: m.Clean, Reps: m.Reps, Passes: passes, Copies: m.Copies, Warnings: m.Warnings, Err: m.Err}
 		if l := m.Length; l != nil {
-			out[idx[j]].LongerCopies, out[idx[j]].Longer, out[idx[j]].Agreed = l.Copies, l.Value, l.Agreed()
+			out[idx[j]].LongerCopies, out[idx[j]].Longer = l.Copies, l.Value
 			out[idx[j]].PassAgree, out[idx[j]].Fitted = l.Agree, l.Fitted
 		}
 	}

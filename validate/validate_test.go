@@ -284,13 +284,13 @@ func TestTwoLengths(t *testing.T) {
 	r := &Report{Host: "test", Predictors: []string{"p"}, Rows: rows([]float64{1.0, 2.37, 4}, map[string][]float64{"p": {1, 2, 4}})}
 	a := &r.Rows[0].Measured
 	a.Passes, a.PassAgree = []float64{0.84, 1.0, 0.84, 1.01, 1.16}, []bool{false, true, false, true, true}
-	a.Copies, a.LongerCopies, a.Longer, a.Agreed = 43, 65, 1.0, 3
+	a.Copies, a.LongerCopies, a.Longer = 43, 65, 1.0
 	b := &r.Rows[1].Measured
 	b.Passes, b.PassAgree = []float64{2.37, 2.38}, []bool{false, false}
-	b.Copies, b.LongerCopies, b.Longer, b.Agreed = 15, 23, 2.49, 0
+	b.Copies, b.LongerCopies, b.Longer = 15, 23, 2.49
 	c := &r.Rows[2].Measured
 	c.Passes, c.PassAgree = []float64{4, 4.01}, []bool{true, true}
-	c.Copies, c.LongerCopies, c.Longer, c.Agreed = 8, 12, 4, 2
+	c.Copies, c.LongerCopies, c.Longer = 8, 12, 4
 	r.Scores = []Score{score("p", r.Rows)}
 	if lo, hi, wide := a.Spread(); lo != 1.0 || hi != 1.16 || wide {
 		t.Errorf("spread of the agreeing passes %v-%v (wide %v), want 1.00-1.16, the kept pass at the fastest", lo, hi, wide)
