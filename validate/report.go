@@ -52,8 +52,8 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	for _, row := range r.Rows {
 		if lo, hi, wide := row.Measured.Spread(); wide && row.Measured.Err == nil {
-			fmt.Fprintf(w, "%s: its %d passes read %.2f-%.2f cycles, the one kept (the lower quartile, %.2f) %.0f%% above the fastest: it ran slower in most passes here: a neighbour busy through them\n",
-				row.Kernel, len(row.Measured.Passes), lo, hi, row.Measured.Cycles, 100*(row.Measured.Cycles/lo-1))
+			fmt.Fprintf(w, "%s: its %d passes read %.2f-%.2f cycles, the one kept (the lower quartile, %.2f) %.0f%% above the fastest: %s\n",
+				row.Kernel, len(row.Measured.Passes), lo, hi, row.Measured.Cycles, 100*(row.Measured.Cycles/lo-1), row.Measured.spreadCause())
 		}
 	}
 	var split []string

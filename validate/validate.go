@@ -157,6 +157,20 @@ func (m Measured) Spread() (lo, hi float64, wide bool) {
 	return lo, hi, lo > 0 && m.Cycles > lo*(1+PassSpread)
 }
 
+// spreadCause says why a kernel's passes may spread (Spread): where some
+// passes read the two loop lengths apart (Disagreed), the kernel settles
+// into more than one steady state and the spread is its own; otherwise a
+// neighbour busy through most passes and a state of the core that lasts
+// a pass look alike from inside the guest (on the Zen 4 guest
+// gcc_cmul_ymm read 1.69-2.15 cycles from pass to pass with every
+// canary clear), and only another run tells them apart.
+func (m Measured) spreadCause() string {
+	if n, _, _ := m.Disagreed(); n > 0 {
+		return fmt.Sprintf("it settles into more than one steady state here (%d of its passes read its two loop lengths apart)", n)
+	}
+	return "it ran slower in most passes here: a neighbour busy through them, or a steady state of the core that lasts a pass (run it again to tell them apart)"
+}
+
 // Disagreed returns the passes, of a kernel where some were used, that
 // were not (Spread), with their range.
 func (m Measured) Disagreed() (n int, lo, hi float64) {
