@@ -28,6 +28,164 @@ type Agreement struct {
 	// Disagreeing counts the benchmarks outside the tolerance by kind of
 	// form (FormGroup), so a report says where the noise is.
 	Disagreeing map[string]int
+	// Together are the groups of benchmarks outside the tolerance that
+	// moved by one factor (Shifts), largest first.
+	Together []Shift
+}
+
+// Shift is a group of benchmarks of one kind that differ between two
+// sweeps by one factor (see ShiftGap): noise that only adds
+// time adds a different amount to each, so a family of forms that all
+// read 22 % slower in one sweep (the Zen 4 guest's vpcmp* k, ymm, m*:
+// 0.500 in one, 0.611 in the other, 90 forms) ran in another state of
+// the core or host in that sweep, which every pass of it saw alike.
+type Shift struct {
+	Kind   string
+	Factor float64 // B / A, the group's median
+	A, B   float64 // the group's median values
+	// Family is the mnemonic prefix most of the group shares ("vpcmp"),
+	// Shared how many share it; Examples a few of the group's forms.
+	Family   string
+	Shared   int
+	N        int
+	Examples []string
+	// Stems, for a group without a family, are its commonest mnemonic
+	// stems (five letters) with their counts ("14 vpcmp*"), up to three.
+	Stems []string
+}
+
+// A Shift is a run of factors (sorted, in log) no two neighbours of which
+// are more than ShiftGap apart, spanning at most ShiftSpread, of at least
+// MinShift benchmarks, with no more differences within shiftContext
+// around it than it holds itself; within three tolerances of no change,
+// most of its forms must also share a mnemonic prefix (Shift.Family).
+// Differences crowd just past the tolerance (a 1 % tolerance leaves many
+// at 1-2 %, each by its own amount): there a run chains into one wider
+// than ShiftSpread, stands in a crowd larger than itself, or gathers
+// forms of every kind.
+const (
+	ShiftGap     = 0.002
+	ShiftSpread  = 0.01
+	MinShift     = 5
+	shiftContext = 0.015
+)
+
+// shifts groups disagreeing differences of one kind by their factor B/A
+// (see ShiftGap); tol is the comparison's tolerance.
+func shifts(diffs []Difference, tol float64) []Shift {
+	byKind := map[string][]Difference{}
+	for _, d := range diffs {
+		if d.A > 0 && d.B > 0 {
+			byKind[d.Kind] = append(byKind[d.Kind], d)
+		}
+	}
+	var out []Shift
+	for kind, ds := range byKind {
+		l := func(i int) float64 { return math.Log(ds[i].B / ds[i].A) }
+		sort.Slice(ds, func(i, j int) bool { return ds[i].B/ds[i].A < ds[j].B/ds[j].A })
+		for i := 0; i < len(ds); {
+			j := i + 1
+			for j < len(ds) && l(j)-l(j-1) <= ShiftGap {
+				j++
+			}
+			if n := j - i; n >= MinShift && l(j-1)-l(i) <= ShiftSpread {
+				around := 0
+				for k := range ds {
+					if (k < i || k >= j) && l(k) >= l(i)-shiftContext && l(k) <= l(j-1)+shiftContext {
+						around++
+					}
+				}
+				sh := newShift(kind, ds[i:j])
+				if around <= n && (sh.Family != "" || math.Abs(math.Log(sh.Factor)) >= 3*tol) {
+					out = append(out, sh)
+				}
+			}
+			i = j
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].N > out[j].N || out[i].N == out[j].N && out[i].Factor > out[j].Factor
+	})
+	return out
+}
+
+func newShift(kind string, ds []Difference) Shift {
+	sh := Shift{Kind: kind, N: len(ds)}
+	var fs, as, bs []float64
+	prefix := map[string]int{}
+	for _, d := range ds {
+		fs, as, bs = append(fs, d.B/d.A), append(as, d.A), append(bs, d.B)
+		m := mnemonicOf(d.Form)
+		for n := min(len(m), 3); n <= len(m); n++ {
+			prefix[m[:n]]++
+		}
+	}
+	sh.Factor, sh.A, sh.B = median(fs), median(as), median(bs)
+	// The family: the longest mnemonic prefix (three letters or more)
+	// four in five of the group share, else the longest a majority does.
+	for _, share := range []float64{0.8, 0.5} {
+		for p, n := range prefix {
+			if float64(n) > share*float64(len(ds)) && (len(p) > len(sh.Family) || len(p) == len(sh.Family) && p < sh.Family) {
+				sh.Family, sh.Shared = p, n
+			}
+		}
+		if sh.Family != "" {
+			break
+		}
+	}
+	if sh.Family == "" {
+		stems := map[string]int{}
+		for _, d := range ds {
+			m := mnemonicOf(d.Form)
+			stems[m[:min(len(m), 5)]]++
+		}
+		keys := make([]string, 0, len(stems))
+		for k := range stems {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool {
+			return stems[keys[i]] > stems[keys[j]] || stems[keys[i]] == stems[keys[j]] && keys[i] < keys[j]
+		})
+		for _, k := range keys[:min(len(keys), 3)] {
+			sh.Stems = append(sh.Stems, fmt.Sprintf("%d %s*", stems[k], k))
+		}
+		if len(keys) > 3 {
+			sh.Stems = append(sh.Stems, "...")
+		}
+	}
+	// Examples: the family's forms first, then the others, each once.
+	seen := map[string]bool{}
+	for _, inFamily := range []bool{true, false} {
+		for _, d := range ds {
+			if len(sh.Examples) == 3 {
+				break
+			}
+			if seen[d.Form] || strings.HasPrefix(mnemonicOf(d.Form), sh.Family) != inFamily {
+				continue
+			}
+			seen[d.Form] = true
+			sh.Examples = append(sh.Examples, d.Form)
+		}
+	}
+	return sh
+}
+
+func mnemonicOf(form string) string {
+	for strings.HasPrefix(form, "{") {
+		_, form, _ = strings.Cut(form, " ")
+	}
+	m, _, _ := strings.Cut(form, " ")
+	return m
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // FormGroup sorts a form into the groups a repeatability report breaks
@@ -118,6 +276,13 @@ func Compare(a, b []*results.Benchmark, tol float64, worst int) Agreement {
 			}
 		}
 	}
+	var outside []Difference
+	for _, d := range diffs {
+		if d.Rel > tol && math.Abs(d.A-d.B) > 0.005 {
+			outside = append(outside, d)
+		}
+	}
+	ag.Together = shifts(outside, tol)
 	sort.Slice(diffs, func(i, j int) bool { return diffs[i].Rel > diffs[j].Rel })
 	if len(diffs) > worst {
 		diffs = diffs[:worst]
@@ -162,6 +327,22 @@ func WriteAgreement(w io.Writer, ag Agreement) {
 			fmt.Fprintf(w, "%s %d %s", sep, ag.Disagreeing[g], g)
 		}
 		fmt.Fprintln(w)
+	}
+	if len(ag.Together) > 0 {
+		n := 0
+		for _, sh := range ag.Together {
+			n += sh.N
+		}
+		fmt.Fprintf(w, "moved together: %d of the benchmarks outside the tolerance differ in groups, each by one factor (within %.0f%%): a state of the core or host that held through one sweep's passes, where noise adds a different time to each\n",
+			n, 100*ShiftSpread)
+		for _, sh := range ag.Together {
+			fam := "mixed forms (" + strings.Join(sh.Stems, ", ") + ")"
+			if sh.Family != "" {
+				fam = fmt.Sprintf("%d of them %s*", sh.Shared, sh.Family)
+			}
+			fmt.Fprintf(w, "  %d %s benchmarks %+.1f%% (%.4g -> %.4g): %s, e.g. %s\n",
+				sh.N, sh.Kind, 100*(sh.Factor-1), sh.A, sh.B, fam, strings.Join(sh.Examples, "; "))
+		}
 	}
 	if len(ag.Worst) > 0 && ag.Worst[0].Rel > ag.Tolerance {
 		fmt.Fprintln(w, "largest differences:")

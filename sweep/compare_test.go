@@ -2,6 +2,8 @@ package sweep
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -126,5 +128,73 @@ func TestCrossWidthProbes(t *testing.T) {
 		if got := names(f); got != want {
 			t.Errorf("CrossWidthProbes(%q) = %q, want %q", f, got, want)
 		}
+	}
+}
+
+// Benchmarks that all moved by one factor between two sweeps (a family in
+// another state of the core in one of them) are reported as a group with
+// their family; differences crowded just past the tolerance, each by its
+// own amount, are not, however many fall near one factor.
+func TestCompareFindsShifts(t *testing.T) {
+	mk := func(id, form, kind string, v float64) *results.Benchmark {
+		return &results.Benchmark{Measurements: []results.Measurement{{Key: "inverse_throughput", Value: v}},
+			Portlab: &results.Extra{ID: id, Form: form, Kind: kind, Median: v}}
+	}
+	var a, b []*results.Benchmark
+	add := func(form, kind string, x, y float64) {
+		id := fmt.Sprint(len(a))
+		a, b = append(a, mk(id, form, kind, x)), append(b, mk(id, form, kind, y))
+	}
+	// Eight vpcmp* forms 22 % slower in the second sweep (0.500 -> 0.611,
+	// each within 0.2 % of the others), one other form among them.
+	for i, f := range []string{"vpcmpeqq k, ymm, m256", "vpcmpgtd k, ymm, m256", "vpcmpq k, ymm, m256, imm8",
+		"vpcmpeqw k {k}, ymm, m256", "vpcmpgtq k, ymm, m64bcst", "vpcmpud k, ymm, m256, imm8", "vpcmpeqb k, ymm, m256", "vpcmpgtw k, ymm, m256"} {
+		add(f, "throughput", 0.5, 0.611*(1+0.0003*float64(i)))
+	}
+	add("vdivpd ymm {k}, ymm, m256", "throughput", 4.5, 5.5)
+	// Forty forms 1.1-3.0 % apart, spread evenly: noise past a 1 % tolerance.
+	for i := 0; i < 40; i++ {
+		add(fmt.Sprintf("form%d r64, r64", i), "throughput", 1, 1.011+0.019*float64(i)/39)
+	}
+	// The same eight slower in latency too, but only four: too few.
+	for i, f := range []string{"neg m16", "add m8, r8", "sub m8, r8", "and m8, imm8"} {
+		add(f, "latency", 6.2, 7.25+0.001*float64(i))
+	}
+	// Six forms of two families 12 % slower beside 512-bit work: a group
+	// of mixed forms.
+	for i, f := range []string{"movlhps xmm, xmm", "punpcklwd xmm, xmm", "punpckhwd xmm, xmm", "pshufd xmm, xmm, imm8", "punpckhbw xmm, xmm", "pshufhw xmm, xmm, imm8"} {
+		add(f, "latency-beside-512bit", 1.137, 1.273+0.0005*float64(i))
+	}
+	ag := Compare(a, b, 0.01, 5)
+	if len(ag.Together) != 2 {
+		t.Fatalf("groups %+v, want two", ag.Together)
+	}
+	if mixed := ag.Together[1]; mixed.N != 6 || mixed.Family != "" || strings.Join(mixed.Stems, ", ") != "3 punpc*, 2 pshuf*, 1 movlh*" {
+		t.Errorf("second group %+v, want six of mixed stems", mixed)
+	}
+	sh := ag.Together[0]
+	if sh.Kind != "throughput" || sh.N != 9 || sh.Family != "vpcmp" || sh.Shared != 8 || math.Abs(sh.Factor-1.2227) > 0.002 || sh.A != 0.5 {
+		t.Errorf("group %+v, want 9 throughputs, 8 of them vpcmp*, x1.222 from 0.5", sh)
+	}
+	if sh.Examples[0] != "vpcmpeqq k, ymm, m256" || len(sh.Examples) != 3 {
+		t.Errorf("examples %v, want three vpcmp forms", sh.Examples)
+	}
+	var out bytes.Buffer
+	WriteAgreement(&out, ag)
+	if !strings.Contains(out.String(), "moved together: 15 of the benchmarks outside the tolerance differ in groups") ||
+		!strings.Contains(out.String(), "  6 latency-beside-512bit benchmarks +12.1% (1.137 -> 1.274): mixed forms (3 punpc*, 2 pshuf*, 1 movlh*), e.g. movlhps xmm, xmm;") ||
+		!strings.Contains(out.String(), "  9 throughput benchmarks +22.") || !strings.Contains(out.String(), "8 of them vpcmp*, e.g. vpcmpeqq k, ymm, m256;") {
+		t.Errorf("report:\n%s", out.String())
+	}
+	// The noise alone (and the latencies too few to count): nothing moved
+	// together.
+	ag = Compare(a[9:53], b[9:53], 0.01, 5)
+	if len(ag.Together) != 0 {
+		t.Errorf("groups %+v from noise alone", ag.Together)
+	}
+	out.Reset()
+	WriteAgreement(&out, ag)
+	if strings.Contains(out.String(), "moved together") {
+		t.Errorf("report names groups from noise alone:\n%s", out.String())
 	}
 }
