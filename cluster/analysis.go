@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"portlab/internal/stats"
 	"portlab/modeldb"
 	"portlab/results"
 )
@@ -683,7 +684,7 @@ func (a *analyzer) finishForm(fa *formAcc) {
 				NoiseOnly: len(stable)+len(unstable) == 0, Unstable: len(unstable) > 0, Clusters: ids.list}
 			cmp.Min, cmp.Max = minMax(vals)
 			if cmp.NoiseOnly || cmp.Unstable {
-				cmp.Measured = median(vals)
+				cmp.Measured = stats.Median(vals)
 			} else {
 				cmp.Measured = mean(vals)
 			}
@@ -850,16 +851,6 @@ func mean(v []float64) float64 {
 		s += x
 	}
 	return s / float64(len(v))
-}
-
-func median(v []float64) float64 {
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 func minMax(v []float64) (float64, float64) {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"portlab/internal/stats"
 	"portlab/isa"
 )
 
@@ -252,7 +253,7 @@ func domainsOf(ms *Measurements) (results []DomainResult, roundTrip int) {
 	if own[DomainPartner("xmm", false, false, DomainInt)] == "" && own[DomainPartner("xmm", true, false, DomainInt)] == "" {
 		return results, 0 // neither xmm partner measured in its domain
 	}
-	c := math.Round(median(costs))
+	c := math.Round(stats.Median(costs))
 	if c < 1 {
 		return results, 0
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"portlab/internal/stats"
 	"portlab/results"
 )
 
@@ -229,7 +230,7 @@ func EvaluateMixMeasurementsWith(m *Model, mixes []*MixMeasurement, tolerance fl
 		r.MeanAbs /= float64(r.N)
 		r.Bias /= float64(r.N)
 		sort.Float64s(abs)
-		r.Median = median(abs)
+		r.Median = stats.Median(abs)
 		r.P90 = abs[int(math.Ceil(0.9*float64(len(abs))))-1]
 	}
 	sort.SliceStable(r.Mixes, func(i, j int) bool { return math.Abs(r.Mixes[i].Error) > math.Abs(r.Mixes[j].Error) })

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"portlab/internal/stats"
 	"portlab/results"
 )
 
@@ -99,7 +100,7 @@ func CompareHosts(bs []*results.Benchmark) *HostAgreement {
 		qa := QuantityAgreement{Form: k.form, Quantity: k.quantity, Values: map[string]float64{}}
 		var meds []float64
 		for _, n := range keysSorted(per) {
-			m := median(per[n])
+			m := stats.Median(per[n])
 			qa.Values[n] = m
 			meds = append(meds, m)
 			if qa.MinNode == "" || m < qa.Min {
@@ -109,7 +110,7 @@ func CompareHosts(bs []*results.Benchmark) *HostAgreement {
 				qa.Max, qa.MaxNode = m, n
 			}
 		}
-		qa.Median = median(meds)
+		qa.Median = stats.Median(meds)
 		qa.Spread = (qa.Max - qa.Min) / qa.Median
 		a.Quantities = append(a.Quantities, qa)
 	}

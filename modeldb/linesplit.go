@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"portlab/internal/stats"
 	"portlab/isa"
 )
 
@@ -131,7 +132,7 @@ func lineSplitRunOf(vals []lineSplitValue) *LineSplitRun {
 		}
 	}
 	if len(conv) > 0 {
-		return &LineSplitRun{Cycles: median(conv), Uncertainty: median(unc), Converged: true}
+		return &LineSplitRun{Cycles: stats.Median(conv), Uncertainty: stats.Median(unc), Converged: true}
 	}
 	if fastest < 0 {
 		return nil

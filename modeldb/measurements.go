@@ -10,6 +10,7 @@ import (
 
 	"github.com/twmb/murmur3"
 
+	"portlab/internal/stats"
 	"portlab/isa"
 	"portlab/results"
 )
@@ -439,20 +440,20 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 	}
 	for _, fm := range ms.Forms {
 		if tps := fm.tps.values(); len(tps) > 0 {
-			fm.Throughput = median(tps)
+			fm.Throughput = stats.Median(tps)
 			fm.ThroughputNoisy = fm.tpSure == 0
 		}
 		if len(fm.overheads) > 0 {
-			fm.Overhead = median(fm.overheads)
+			fm.Overhead = stats.Median(fm.overheads)
 		}
 		for k, v := range fm.lats {
-			fm.Latencies[k] = median(v.values())
+			fm.Latencies[k] = stats.Median(v.values())
 		}
 		if len(fm.destChains) > 0 {
-			fm.DestChain = median(fm.destChains)
+			fm.DestChain = stats.Median(fm.destChains)
 		}
 		for pair, v := range fm.lats512 {
-			if l := median(v); l > fm.Latency512 || (l == fm.Latency512 && pair < fm.Latency512Pair) {
+			if l := stats.Median(v); l > fm.Latency512 || (l == fm.Latency512 && pair < fm.Latency512Pair) {
 				fm.Latency512, fm.Latency512Pair = l, pair
 			}
 		}
@@ -464,11 +465,11 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			if fm.Addressing == nil {
 				fm.Addressing = map[string]*AddressCost{}
 			}
-			fm.Addressing[shape] = &AddressCost{Shape: shape, Latency: median(lats), Throughput: median(tps)}
+			fm.Addressing[shape] = &AddressCost{Shape: shape, Latency: stats.Median(lats), Throughput: stats.Median(tps)}
 		}
 		sort.Strings(fm.Props)
 	}
-	ms.StoreCommitSameLine, ms.StoreCommitLinesApart = median(commits[StoreCommitSameLine]), median(commits[StoreCommitLinesApart])
+	ms.StoreCommitSameLine, ms.StoreCommitLinesApart = stats.Median(commits[StoreCommitSameLine]), stats.Median(commits[StoreCommitLinesApart])
 	for _, stream := range []string{StoreCommitSameLine, StoreCommitLinesApart} {
 		if len(commits[stream]) > 0 && commitsSure[stream] == 0 {
 			ms.StoreCommitNoisy = true
@@ -478,7 +479,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		if ms.LoadAddress == nil {
 			ms.LoadAddress = map[string]float64{}
 		}
-		ms.LoadAddress[shape] = median(vals)
+		ms.LoadAddress[shape] = stats.Median(vals)
 	}
 	for name, byPartner := range domains {
 		if ms.Domains == nil {
@@ -486,7 +487,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		}
 		ms.Domains[name] = map[string]float64{}
 		for d, vals := range byPartner {
-			ms.Domains[name][d] = median(vals)
+			ms.Domains[name][d] = stats.Median(vals)
 		}
 	}
 	for key, vals := range lineSplit {
@@ -500,14 +501,14 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			ms.LateForward = map[string]*LateForwardRun{}
 		}
 		u := lateFwdUnc[w]
-		ms.LateForward[w] = &LateForwardRun{Alone: median(byChain[LateForwardAlone]), Fed: median(byChain[LateForwardFed]),
-			AloneUncertainty: median(u[LateForwardAlone]), FedUncertainty: median(u[LateForwardFed]),
-			Beside2: median(byChain[LateForwardBeside2]), Beside2Uncertainty: median(u[LateForwardBeside2])}
+		ms.LateForward[w] = &LateForwardRun{Alone: stats.Median(byChain[LateForwardAlone]), Fed: stats.Median(byChain[LateForwardFed]),
+			AloneUncertainty: stats.Median(u[LateForwardAlone]), FedUncertainty: stats.Median(u[LateForwardFed]),
+			Beside2: stats.Median(byChain[LateForwardBeside2]), Beside2Uncertainty: stats.Median(u[LateForwardBeside2])}
 	}
 	for name, byMix := range addressMixes {
 		fm := ms.Forms[name]
 		for am, vals := range byMix {
-			am.Cycles = median(vals)
+			am.Cycles = stats.Median(vals)
 			fm.AddressMixes = append(fm.AddressMixes, am)
 		}
 		sort.Slice(fm.AddressMixes, func(i, j int) bool {
@@ -522,7 +523,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		skipped["mixes a newer result of the same forms in other counts supersedes (the generator changed)"] += n
 	}
 	for _, mm := range append(ms.Mixes, ms.RandomMixes...) {
-		mm.Cycles = median(mm.vals.values())
+		mm.Cycles = stats.Median(mm.vals.values())
 		mm.Noisy = mm.sure == 0
 	}
 	// A mix drawn for fitting that is also in the validation set is not
@@ -702,19 +703,6 @@ func exegesisForm(b *results.Benchmark, opcodes map[string]string) (string, bool
 	}
 	name, ok := opcodes[op]
 	return name, ok
-}
-
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // heldOut decides, by a hash of the mix, whether a mix is kept for

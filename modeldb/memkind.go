@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"portlab/internal/stats"
 	"portlab/isa"
 )
 
@@ -189,7 +190,7 @@ func scoreGroups(mixes []MixResult, tolerance float64, group func(MixResult) str
 	}
 	out := make([]GroupScore, 0, len(errs))
 	for k, es := range errs {
-		out = append(out, GroupScore{Group: k, N: len(es), Within: within[k], Median: median(es)})
+		out = append(out, GroupScore{Group: k, N: len(es), Within: within[k], Median: stats.Median(es)})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].N != out[j].N {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"portlab/internal/stats"
 	"portlab/isa"
 )
 
@@ -472,7 +473,7 @@ func (b *builder) classify(r *Pass) error {
 				mixSet[k] = true
 			}
 		}
-		cl.tp = median(tps)
+		cl.tp = stats.Median(tps)
 		for _, n := range cl.forms {
 			cl.overhead = max(cl.overhead, ms.Forms[n].Overhead)
 		}

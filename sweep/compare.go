@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"portlab/internal/stats"
 	"portlab/results"
 )
 
@@ -120,7 +121,7 @@ func newShift(kind string, ds []Difference) Shift {
 			prefix[m[:n]]++
 		}
 	}
-	sh.Factor, sh.A, sh.B = median(fs), median(as), median(bs)
+	sh.Factor, sh.A, sh.B = stats.Median(fs), stats.Median(as), stats.Median(bs)
 	// The family: the longest mnemonic prefix (three letters or more)
 	// four in five of the group share, else the longest a majority does.
 	for _, share := range []float64{0.8, 0.5} {
@@ -176,16 +177,6 @@ func mnemonicOf(form string) string {
 	}
 	m, _, _ := strings.Cut(form, " ")
 	return m
-}
-
-func median(xs []float64) float64 {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // FormGroup sorts a form into the groups a repeatability report breaks
