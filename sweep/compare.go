@@ -32,6 +32,14 @@ type Agreement struct {
 	// Together are the groups of benchmarks outside the tolerance that
 	// moved by one factor (Shifts), largest first.
 	Together []Shift
+	// Outside are all the benchmarks outside the tolerance, largest
+	// difference first (the HTML report plots them).
+	Outside []Difference
+	// The sweeps' hosts (CPU signature and microarchitecture, the
+	// commonest of each file) and the first and last dates of their
+	// results.
+	HostA, HostB                 string
+	FirstA, LastA, FirstB, LastB string
 }
 
 // Shift is a group of benchmarks of one kind that differ between two
@@ -49,6 +57,7 @@ type Shift struct {
 	Family   string
 	Shared   int
 	N        int
+	IDs      []string // the group's benchmarks (Difference.ID)
 	Examples []string
 	// Stems, for a group without a family, are its commonest mnemonic
 	// stems (five letters) with their counts ("14 vpcmp*"), up to three.
@@ -115,6 +124,7 @@ func newShift(kind string, ds []Difference) Shift {
 	var fs, as, bs []float64
 	prefix := map[string]int{}
 	for _, d := range ds {
+		sh.IDs = append(sh.IDs, d.ID)
 		fs, as, bs = append(fs, d.B/d.A), append(as, d.A), append(bs, d.B)
 		m := mnemonicOf(d.Form)
 		for n := min(len(m), 3); n <= len(m); n++ {
@@ -169,6 +179,41 @@ func newShift(kind string, ds []Difference) Shift {
 		}
 	}
 	return sh
+}
+
+// describe returns the commonest host of results ("signature,
+// microarchitecture") and the first and last dates they carry.
+func describe(rs []*results.Benchmark) (host, first, last string) {
+	hosts, arch := map[string]int{}, map[string]string{}
+	for _, r := range rs {
+		x := r.Portlab
+		if x == nil {
+			continue
+		}
+		if x.Host != "" {
+			hosts[x.Host]++
+		}
+		if x.HostInfo != nil && x.HostInfo.Microarch != "" {
+			arch[x.Host] = x.HostInfo.Microarch
+		}
+		if x.Date != "" {
+			if first == "" || x.Date < first {
+				first = x.Date
+			}
+			if x.Date > last {
+				last = x.Date
+			}
+		}
+	}
+	for h, n := range hosts {
+		if n > hosts[host] || n == hosts[host] && h < host {
+			host = h
+		}
+	}
+	if a := arch[host]; a != "" {
+		host += ", " + a
+	}
+	return host, first, last
 }
 
 func mnemonicOf(form string) string {
@@ -274,6 +319,10 @@ func Compare(a, b []*results.Benchmark, tol float64, worst int) Agreement {
 		}
 	}
 	ag.Together = shifts(outside, tol)
+	sort.Slice(outside, func(i, j int) bool { return outside[i].Rel > outside[j].Rel })
+	ag.Outside = outside
+	ag.HostA, ag.FirstA, ag.LastA = describe(a)
+	ag.HostB, ag.FirstB, ag.LastB = describe(b)
 	sort.Slice(diffs, func(i, j int) bool { return diffs[i].Rel > diffs[j].Rel })
 	if len(diffs) > worst {
 		diffs = diffs[:worst]

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"portlab/internal/browsertest"
 	"portlab/isa"
 	"portlab/results"
 )
@@ -197,4 +198,49 @@ func TestCompareFindsShifts(t *testing.T) {
 	if strings.Contains(out.String(), "moved together") {
 		t.Errorf("report names groups from noise alone:\n%s", out.String())
 	}
+}
+
+// The HTML report of a comparison draws every benchmark outside the
+// tolerance, the groups in their colours, and carries both hosts, the
+// dates and the command; it renders in a real browser with its text
+// inside its figure.
+func TestCompareHTML(t *testing.T) {
+	mk := func(id, form, kind string, v float64, date string) *results.Benchmark {
+		return &results.Benchmark{Measurements: []results.Measurement{{Key: "inverse_throughput", Value: v}},
+			Portlab: &results.Extra{ID: id, Form: form, Kind: kind, Median: v, Host: "AuthenticAMD-19-11-1", Date: date,
+				HostInfo: &results.HostInfo{Microarch: "znver4"}}}
+	}
+	var a, b []*results.Benchmark
+	add := func(form string, x, y float64) {
+		id := fmt.Sprint(len(a))
+		a, b = append(a, mk(id, form, "throughput", x, "2026-11-29T05:17:35Z")), append(b, mk(id, form, "throughput", y, "2026-11-29T06:08:31Z"))
+	}
+	for i, f := range []string{"vpcmpeqq k, ymm, m256", "vpcmpgtd k, ymm, m256", "vpcmpq k, ymm, m256, imm8", "vpcmpeqw k, ymm, m256", "vpcmpgtq k, ymm, m64bcst"} {
+		add(f, 0.5, 0.611+0.0002*float64(i))
+	}
+	add("vmovntdq m256, ymm", 52.4, 95) // beyond the axis: a triangle
+	add("add r64, r64", 0.25, 0.2501)
+	add("unpcklps xmm, xmm", 0.369, 0.402)
+	ag := Compare(a, b, 0.01, 5)
+	var page bytes.Buffer
+	if err := WriteCompareHTML(&page, CompareReport{A: "s3.yaml", B: "s4.yaml", Command: "portlab bench compare --html c.html s3.yaml s4.yaml", Ag: ag}); err != nil {
+		t.Fatal(err)
+	}
+	s := page.String()
+	for _, want := range []string{
+		"7 benchmarks outside ±1.0% of 8 compared", "AuthenticAMD-19-11-1, znver4", "2026-11-29T05:17:35Z", "2026-11-29T06:08:31Z",
+		"portlab bench compare --html c.html s3.yaml s4.yaml", "5 vpcmp*", "+22.",
+		`fill="` + groupColors[0] + `" fill-opacity="0.75"><title>vpcmpeqq k, ymm, m256, throughput: 0.5 -&gt; 0.611 (+22.2%)</title>`,
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if n := strings.Count(s, "<circle"); n != 6 {
+		t.Errorf("%d points drawn, want 6 (the seventh outside is clipped)", n)
+	}
+	if strings.Count(s, "<polygon") != 1 {
+		t.Error("the benchmark beyond the axis is not drawn as a triangle")
+	}
+	browsertest.Check(t, page.Bytes(), "", 1)
 }

@@ -147,3 +147,50 @@ func TestBenchRecordsCompressedWithMinJobs(t *testing.T) {
 		t.Errorf("%s written after a usage error", out)
 	}
 }
+
+// bench compare --html writes the report beside the text; a file it cannot
+// read is named, and no report is left behind.
+func TestBenchCompareHTML(t *testing.T) {
+	dir := t.TempDir()
+	mk := func(v float64) []*results.Benchmark {
+		var bs []*results.Benchmark
+		for i, f := range []string{"vpcmpeqq k, ymm, m256", "vpcmpgtd k, ymm, m256", "vpcmpq k, ymm, m256, imm8", "vpcmpeqw k, ymm, m256", "vpcmpgtq k, ymm, m64bcst", "add r64, r64"} {
+			x := v * (1 + 0.0002*float64(i))
+			if f == "add r64, r64" {
+				x = 0.25
+			}
+			bs = append(bs, &results.Benchmark{Mode: "inverse_throughput", Measurements: []results.Measurement{{Key: "inverse_throughput", Value: x}},
+				Portlab: &results.Extra{ID: f, Form: f, Kind: "throughput", Median: x, Host: "AuthenticAMD-19-11-1"}})
+		}
+		return bs
+	}
+	a, b := filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.yaml")
+	if err := results.WriteFile(a, mk(0.5)); err != nil {
+		t.Fatal(err)
+	}
+	if err := results.WriteFile(b, mk(0.611)); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(dir, "c.html")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"bench", "compare", "--html", page, a, b}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "1 of 6 forms (16.67%) agree") || !strings.Contains(stdout.String(), "5 throughput benchmarks +22.") {
+		t.Errorf("text:\n%s", stdout.String())
+	}
+	html, err := os.ReadFile(page)
+	if err != nil || !strings.Contains(string(html), "<svg") || !strings.Contains(string(html), "bench compare --html") {
+		t.Errorf("report %v:\n%.300s", err, html)
+	}
+	missing := filepath.Join(dir, "none.yaml")
+	page2 := filepath.Join(dir, "d.html")
+	stdout.Reset()
+	stderr.Reset()
+	if code := run([]string{"bench", "compare", "--html", page2, a, missing}, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "none.yaml") {
+		t.Errorf("exit %d, stderr %q: want an error naming none.yaml", code, stderr.String())
+	}
+	if _, err := os.Stat(page2); err == nil {
+		t.Error("a report was written for a comparison that failed")
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"portlab/internal/fsutil"
 	"portlab/measure"
 	"portlab/results"
 	"portlab/sweep"
@@ -245,12 +247,13 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench compare", stderr)
 	tol := fs.Float64("tolerance", 0.01, "relative difference counted as agreement")
 	worst := fs.Int("worst", 20, "list this many of the largest differences")
+	htmlOut := fs.String("html", "", "also write a self-contained HTML report with a figure of the differences to this file")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(files) != 2 {
-		return usageError{"usage: portlab bench compare [--tolerance 0.01] [--worst 20] A.yaml B.yaml"}
+		return usageError{"usage: portlab bench compare [--tolerance 0.01] [--worst 20] [--html F] A.yaml B.yaml"}
 	}
 	a, err := results.ReadFile(files[0])
 	if err != nil {
@@ -260,6 +263,16 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sweep.WriteAgreement(stdout, sweep.Compare(a, b, *tol, *worst))
+	ag := sweep.Compare(a, b, *tol, *worst)
+	if *htmlOut != "" {
+		var buf bytes.Buffer
+		if err := sweep.WriteCompareHTML(&buf, sweep.CompareReport{A: files[0], B: files[1], Command: commandLine("bench compare", args), Ag: ag}); err != nil {
+			return err
+		}
+		if err := fsutil.WriteFileAtomic(*htmlOut, buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	sweep.WriteAgreement(stdout, ag)
 	return nil
 }
