@@ -114,7 +114,8 @@ func shifts(diffs []Difference, tol float64) []Shift {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
-		return out[i].N > out[j].N || out[i].N == out[j].N && out[i].Factor > out[j].Factor
+		a, b := out[i], out[j]
+		return a.N > b.N || a.N == b.N && (a.Factor > b.Factor || a.Factor == b.Factor && a.Kind < b.Kind)
 	})
 	return out
 }
