@@ -221,6 +221,7 @@ func TestCompareHTML(t *testing.T) {
 	add("vmovntdq m256, ymm", 52.4, 95) // beyond the axis: a triangle
 	add("add r64, r64", 0.25, 0.2501)
 	add("unpcklps xmm, xmm", 0.369, 0.402)
+	add("vzeroupper", 0, 0.02) // nothing on a log axis
 	ag := Compare(a, b, 0.01, 5)
 	var page bytes.Buffer
 	if err := WriteCompareHTML(&page, CompareReport{A: "s3.yaml", B: "s4.yaml", Command: "portlab bench compare --html c.html s3.yaml s4.yaml", Ag: ag}); err != nil {
@@ -228,7 +229,7 @@ func TestCompareHTML(t *testing.T) {
 	}
 	s := page.String()
 	for _, want := range []string{
-		"7 benchmarks outside ±1.0% of 8 compared", "AuthenticAMD-19-11-1, znver4", "2026-11-29T05:17:35Z", "2026-11-29T06:08:31Z",
+		"8 benchmarks outside ±1.0% of 9 compared (1 with a value of 0 not drawn)", "AuthenticAMD-19-11-1, znver4", "2026-11-29T05:17:35Z", "2026-11-29T06:08:31Z",
 		"portlab bench compare --html c.html s3.yaml s4.yaml", "5 vpcmp*", "+22.",
 		`fill="` + groupColors[0] + `" fill-opacity="0.75"><title>vpcmpeqq k, ymm, m256, throughput: 0.5 -&gt; 0.611 (+22.2%)</title>`,
 	} {

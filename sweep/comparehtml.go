@@ -57,7 +57,18 @@ func WriteCompareHTML(w io.Writer, r CompareReport) error {
 // tolerance. The caption carries both hosts, the dates and the command.
 func compareFigure(r CompareReport) template.HTML {
 	ag := r.Ag
-	if len(ag.Outside) == 0 {
+	// A value of zero or less has no place on the log axis (a latency
+	// that measured nothing): such benchmarks are counted, not drawn.
+	var pts []Difference
+	for _, d := range ag.Outside {
+		if d.A > 0 && d.B > 0 {
+			pts = append(pts, d)
+		}
+	}
+	if len(pts) == 0 {
+		if len(ag.Outside) > 0 {
+			return template.HTML(fmt.Sprintf("<p>%d benchmarks outside the tolerance, none with two positive values to plot</p>", len(ag.Outside)))
+		}
 		return template.HTML("<p>every benchmark both sweeps measured agrees within the tolerance: nothing to plot</p>")
 	}
 	const W, left, right, top, bottom = 760.0, 62.0, 26.0, 64.0, 342.0
@@ -75,7 +86,7 @@ func compareFigure(r CompareReport) template.HTML {
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	var pcts []float64
-	for _, d := range ag.Outside {
+	for _, d := range pts {
 		lo, hi = math.Min(lo, d.A), math.Max(hi, d.A)
 		pcts = append(pcts, math.Abs(100*(d.B/d.A-1)))
 	}
@@ -95,7 +106,11 @@ func compareFigure(r CompareReport) template.HTML {
 	esc := template.HTMLEscapeString
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" role="img" aria-label="differences between two sweeps">`, W, H, W, H)
-	fmt.Fprintf(&b, `<text x="6" y="18" font-size="13" font-weight="600">%s</text>`, esc(fmt.Sprintf("%d benchmarks outside ±%.1f%% of %d compared", len(ag.Outside), 100*ag.Tolerance, ag.Compared)))
+	head := fmt.Sprintf("%d benchmarks outside ±%.1f%% of %d compared", len(ag.Outside), 100*ag.Tolerance, ag.Compared)
+	if n := len(ag.Outside) - len(pts); n > 0 {
+		head += fmt.Sprintf(" (%d with a value of 0 not drawn)", n)
+	}
+	fmt.Fprintf(&b, `<text x="6" y="18" font-size="13" font-weight="600">%s</text>`, esc(head))
 	legend := figure.Words("each point a benchmark: its value in the first sweep (x) and how far the second read it (y); colours: the groups that moved by one factor (table below); grey: the others; band: the tolerance; triangles: clipped at the axis", int(math.Floor((W-12)/6.4)))
 	for i, l := range legend {
 		fmt.Fprintf(&b, `<text x="6" y="%d" font-size="11" fill="#555">%s</text>`, 34+13*i, esc(l))
@@ -119,7 +134,7 @@ func compareFigure(r CompareReport) template.HTML {
 	fmt.Fprintf(&b, `<text x="14" y="%g" font-size="12" text-anchor="middle" transform="rotate(-90 14 %g)">second sweep against the first</text>`, (top+bottom)/2, (top+bottom)/2)
 	// Grey points first, the groups' over them.
 	for _, grey := range []bool{true, false} {
-		for _, d := range ag.Outside {
+		for _, d := range pts {
 			c, ok := color[d.ID]
 			if ok == grey {
 				continue
