@@ -443,3 +443,47 @@ func writeResults(t *testing.T, yaml string) string {
 	}
 	return path
 }
+
+// Forms with an absolute-address operand read the page portlab's generator
+// points them at; the runtime maps it (they crashed before).
+func TestAbsoluteAddressesAreMapped(t *testing.T) {
+	if runtime.GOARCH != "amd64" || runtime.GOOS != "linux" {
+		t.Skip("the harness is x86-64 Linux code")
+	}
+	for _, tool := range []string{"gcc", "as"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed: cannot build the harness", tool)
+		}
+	}
+	path := writeResults(t, `mode: inverse_throughput
+error: ""
+measurements:
+  - key: inverse_throughput
+    value: 0.33
+    per_snippet_value: 2.67
+portlab:
+  form: mov eax, moffs64
+  source: |
+    movabs eax, dword ptr [0x10000000]
+    movabs eax, dword ptr [0x10000000]
+    movabs eax, dword ptr [0x10000000]
+    movabs eax, dword ptr [0x10000000]
+    movabs eax, dword ptr [0x10000000]
+    movabs eax, dword ptr [0x10000000]
+    movabs eax, dword ptr [0x10000000]
+    movabs eax, dword ptr [0x10000000]
+  syntax: intel
+  copies: 16
+  converged: true
+`)
+	bs, err := readSweep(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run(bs, options{processes: 2, batches: 100, cpu: runtime.NumCPU() - 1}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) != 1 || bs[0].Err != "" || !(bs[0].XCheck > 0) {
+		t.Fatalf("%+v: want eight loads from the fixed page timed", bs[0])
+	}
+}

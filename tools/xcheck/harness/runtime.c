@@ -81,6 +81,9 @@ extern uint64_t xc_cal_copies;
 
 #define SCRATCH (1u << 20)
 #define XC_SCRATCH 0x200000000000ul /* scratchAddr in main.go */
+/* Where portlab's generator points absolute-address (moffs) operands:
+ * `movabs eax, dword ptr [0x10000000]` reads there. */
+#define XC_FIXED 0x10000000ul
 #define TARGET_TICKS 20000 /* one timed call at N copies: about 10 us */
 
 static sigjmp_buf crashed;
@@ -152,6 +155,12 @@ int main(int argc, char **argv)
 				MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE | MAP_FIXED_NOREPLACE, -1, 0);
 	if (scratch != (uint8_t *)XC_SCRATCH) {
 		fprintf(stderr, "xcheck runtime: mapping the scratch buffer at %#lx: %s\n", XC_SCRATCH, strerror(errno));
+		return 2;
+	}
+	uint8_t *fixed = mmap((void *)XC_FIXED, 4096, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE | MAP_FIXED_NOREPLACE, -1, 0);
+	if (fixed != (uint8_t *)XC_FIXED) {
+		fprintf(stderr, "xcheck runtime: mapping the page absolute addresses read at %#lx: %s\n", XC_FIXED, strerror(errno));
 		return 2;
 	}
 	static struct ctx c __attribute__((aligned(64)));
