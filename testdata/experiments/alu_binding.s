@@ -10,7 +10,8 @@
 # five, six and seven 14-30 % above it, one in eight and nine at it again, the
 # imuls in pairs 50 % above and in one block 68 % above: the ALU a lea
 # takes is not the one that balances the ports best, and which it takes
-# depends on the order. popcnt in the same places runs at the bound.
+# depends on the order. popcnt in the same places runs at the bound, and
+# so do the FP pipes in the same order (fp_tllll).
 # Every destination is written, never read.
 
 # lea_alone: 40 lea (10.00 by the ports)
@@ -766,4 +767,59 @@
 	lea r8, [rdi+64]
 	lea r9, [rdi+64]
 	lea r10, [rdi+64]
+# LLVM-MCA-END
+
+# fp_tllll: the FP pipes' counterpart, 10 vtestpd ymm, ymm (one pipe, a
+# cycle each) and 40 vpaddd ymm (four pipes) in the order of illll (12.50)
+# LLVM-MCA-BEGIN fp_tllll
+	vtestpd ymm10, ymm11
+	vpaddd ymm0, ymm8, ymm9
+	vpaddd ymm1, ymm8, ymm9
+	vpaddd ymm2, ymm8, ymm9
+	vpaddd ymm3, ymm8, ymm9
+	vtestpd ymm10, ymm11
+	vpaddd ymm4, ymm8, ymm9
+	vpaddd ymm5, ymm8, ymm9
+	vpaddd ymm6, ymm8, ymm9
+	vpaddd ymm7, ymm8, ymm9
+	vtestpd ymm10, ymm11
+	vpaddd ymm0, ymm8, ymm9
+	vpaddd ymm1, ymm8, ymm9
+	vpaddd ymm2, ymm8, ymm9
+	vpaddd ymm3, ymm8, ymm9
+	vtestpd ymm10, ymm11
+	vpaddd ymm4, ymm8, ymm9
+	vpaddd ymm5, ymm8, ymm9
+	vpaddd ymm6, ymm8, ymm9
+	vpaddd ymm7, ymm8, ymm9
+	vtestpd ymm10, ymm11
+	vpaddd ymm0, ymm8, ymm9
+	vpaddd ymm1, ymm8, ymm9
+	vpaddd ymm2, ymm8, ymm9
+	vpaddd ymm3, ymm8, ymm9
+	vtestpd ymm10, ymm11
+	vpaddd ymm4, ymm8, ymm9
+	vpaddd ymm5, ymm8, ymm9
+	vpaddd ymm6, ymm8, ymm9
+	vpaddd ymm7, ymm8, ymm9
+	vtestpd ymm10, ymm11
+	vpaddd ymm0, ymm8, ymm9
+	vpaddd ymm1, ymm8, ymm9
+	vpaddd ymm2, ymm8, ymm9
+	vpaddd ymm3, ymm8, ymm9
+	vtestpd ymm10, ymm11
+	vpaddd ymm4, ymm8, ymm9
+	vpaddd ymm5, ymm8, ymm9
+	vpaddd ymm6, ymm8, ymm9
+	vpaddd ymm7, ymm8, ymm9
+	vtestpd ymm10, ymm11
+	vpaddd ymm0, ymm8, ymm9
+	vpaddd ymm1, ymm8, ymm9
+	vpaddd ymm2, ymm8, ymm9
+	vpaddd ymm3, ymm8, ymm9
+	vtestpd ymm10, ymm11
+	vpaddd ymm4, ymm8, ymm9
+	vpaddd ymm5, ymm8, ymm9
+	vpaddd ymm6, ymm8, ymm9
+	vpaddd ymm7, ymm8, ymm9
 # LLVM-MCA-END
