@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -215,3 +216,65 @@ span.sw{display:inline-block;width:10px;height:10px;border-radius:5px;margin-rig
 {{end}}</table>{{end}}
 </body></html>
 `))
+
+// WriteCompareJSON writes the comparison as JSON: the figures, the hosts
+// and dates, the groups that moved together and every benchmark outside
+// the tolerance (largest first).
+func WriteCompareJSON(w io.Writer, r CompareReport) error {
+	type diff struct {
+		ID       string  `json:"id"`
+		Form     string  `json:"form"`
+		Kind     string  `json:"kind"`
+		Operands string  `json:"operands,omitempty"`
+		A        float64 `json:"a"`
+		B        float64 `json:"b"`
+		Rel      float64 `json:"relative_difference"`
+	}
+	type group struct {
+		Kind     string   `json:"kind"`
+		N        int      `json:"benchmarks"`
+		Factor   float64  `json:"factor"`
+		A        float64  `json:"a_median"`
+		B        float64  `json:"b_median"`
+		Family   string   `json:"family,omitempty"`
+		Shared   int      `json:"family_benchmarks,omitempty"`
+		Stems    []string `json:"stems,omitempty"`
+		IDs      []string `json:"ids"`
+		Examples []string `json:"examples"`
+	}
+	ag := r.Ag
+	out := struct {
+		FileA            string         `json:"a"`
+		FileB            string         `json:"b"`
+		HostA            string         `json:"a_host,omitempty"`
+		HostB            string         `json:"b_host,omitempty"`
+		FirstA           string         `json:"a_first,omitempty"`
+		LastA            string         `json:"a_last,omitempty"`
+		FirstB           string         `json:"b_first,omitempty"`
+		LastB            string         `json:"b_last,omitempty"`
+		Command          string         `json:"command,omitempty"`
+		Tolerance        float64        `json:"tolerance"`
+		Compared         int            `json:"benchmarks"`
+		Within           int            `json:"benchmarks_within"`
+		FormsCompared    int            `json:"forms"`
+		FormsWithin      int            `json:"forms_within"`
+		Noisy            int            `json:"noisy"`
+		QuietForms       int            `json:"quiet_forms"`
+		QuietFormsWithin int            `json:"quiet_forms_within"`
+		Disagreeing      map[string]int `json:"outside_by_group"`
+		Together         []group        `json:"moved_together"`
+		Outside          []diff         `json:"outside"`
+	}{FileA: r.A, FileB: r.B, HostA: ag.HostA, HostB: ag.HostB, FirstA: ag.FirstA, LastA: ag.LastA, FirstB: ag.FirstB, LastB: ag.LastB,
+		Command: r.Command, Tolerance: ag.Tolerance, Compared: ag.Compared, Within: ag.Within, FormsCompared: ag.FormsCompared,
+		FormsWithin: ag.FormsWithin, Noisy: ag.Noisy, QuietForms: ag.QuietForms, QuietFormsWithin: ag.QuietFormsWithin,
+		Disagreeing: ag.Disagreeing, Together: []group{}, Outside: []diff{}}
+	for _, sh := range ag.Together {
+		out.Together = append(out.Together, group{sh.Kind, sh.N, sh.Factor, sh.A, sh.B, sh.Family, sh.Shared, sh.Stems, sh.IDs, sh.Examples})
+	}
+	for _, d := range ag.Outside {
+		out.Outside = append(out.Outside, diff{d.ID, d.Form, d.Kind, d.Operands, d.A, d.B, d.Rel})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -182,6 +184,32 @@ func TestBenchCompareHTML(t *testing.T) {
 	html, err := os.ReadFile(page)
 	if err != nil || !strings.Contains(string(html), "<svg") || !strings.Contains(string(html), "bench compare --html") {
 		t.Errorf("report %v:\n%.300s", err, html)
+	}
+	stdout.Reset()
+	if code := run([]string{"bench", "compare", "--json", a, b}, &stdout, &stderr); code != 0 {
+		t.Fatalf("--json: exit %d: %s", code, stderr.String())
+	}
+	var js struct {
+		Forms    int `json:"forms"`
+		Within   int `json:"forms_within"`
+		Together []struct {
+			N      int     `json:"benchmarks"`
+			Family string  `json:"family"`
+			Factor float64 `json:"factor"`
+		} `json:"moved_together"`
+		Outside []struct {
+			Form string  `json:"form"`
+			A    float64 `json:"a"`
+			B    float64 `json:"b"`
+		} `json:"outside"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &js); err != nil {
+		t.Fatalf("--json: %v\n%s", err, stdout.String())
+	}
+	if js.Forms != 6 || js.Within != 1 || len(js.Together) != 1 || js.Together[0].N != 5 || js.Together[0].Family != "vpcmp" ||
+		js.Together[0].Factor < 1.22 || js.Together[0].Factor > 1.224 || len(js.Outside) != 5 ||
+		!strings.HasPrefix(js.Outside[0].Form, "vpcmp") || math.Abs(js.Outside[0].B/js.Outside[0].A-1.222) > 0.001 {
+		t.Errorf("--json: %+v", js)
 	}
 	missing := filepath.Join(dir, "none.yaml")
 	page2 := filepath.Join(dir, "d.html")

@@ -248,12 +248,13 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 	tol := fs.Float64("tolerance", 0.01, "relative difference counted as agreement")
 	worst := fs.Int("worst", 20, "list this many of the largest differences")
 	htmlOut := fs.String("html", "", "also write a self-contained HTML report with a figure of the differences to this file")
+	asJSON := fs.Bool("json", false, "print the comparison as JSON (every benchmark outside the tolerance, the groups that moved together) instead of the text")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(files) != 2 {
-		return usageError{"usage: portlab bench compare [--tolerance 0.01] [--worst 20] [--html F] A.yaml B.yaml"}
+		return usageError{"usage: portlab bench compare [--tolerance 0.01] [--worst 20] [--html F] [--json] A.yaml B.yaml"}
 	}
 	a, err := results.ReadFile(files[0])
 	if err != nil {
@@ -264,14 +265,18 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	ag := sweep.Compare(a, b, *tol, *worst)
+	rep := sweep.CompareReport{A: files[0], B: files[1], Command: commandLine("bench compare", args), Ag: ag}
 	if *htmlOut != "" {
 		var buf bytes.Buffer
-		if err := sweep.WriteCompareHTML(&buf, sweep.CompareReport{A: files[0], B: files[1], Command: commandLine("bench compare", args), Ag: ag}); err != nil {
+		if err := sweep.WriteCompareHTML(&buf, rep); err != nil {
 			return err
 		}
 		if err := fsutil.WriteFileAtomic(*htmlOut, buf.Bytes(), 0o644); err != nil {
 			return err
 		}
+	}
+	if *asJSON {
+		return sweep.WriteCompareJSON(stdout, rep)
 	}
 	sweep.WriteAgreement(stdout, ag)
 	return nil
