@@ -39,8 +39,9 @@ type MixReport struct {
 	// loads, stores, read-modify-writes and their combinations), ByBound
 	// by what bounds their prediction (ports, dispatch, a form's own
 	// throughput, the store commit; for a simulation its code's static
-	// bound); the most numerous group first.
-	ByMemory, ByBound []GroupScore
+	// bound), ByDomain by the register domains of their forms (integer
+	// only, FP/vector only, both); the most numerous group first.
+	ByMemory, ByBound, ByDomain []GroupScore
 }
 
 // MixResult is one mix's prediction.
@@ -77,7 +78,7 @@ func (r *MixReport) Summary(n int) string {
 			r.CrossWidth, r.CrossWidthWithin, 100*float64(r.CrossWidthWithin)/float64(r.CrossWidth),
 			r.N-r.CrossWidth, r.Within-r.CrossWidthWithin, 100*float64(r.Within-r.CrossWidthWithin)/float64(max(1, r.N-r.CrossWidth)))
 	}
-	for _, line := range []string{groupLine("by memory access", r.ByMemory), groupLine("by bound", r.ByBound)} {
+	for _, line := range []string{groupLine("by memory access", r.ByMemory), groupLine("by register domain", r.ByDomain), groupLine("by bound", r.ByBound)} {
 		if line != "" {
 			b.WriteString(line + "\n")
 		}
@@ -234,6 +235,6 @@ func EvaluateMixMeasurementsWith(m *Model, mixes []*MixMeasurement, tolerance fl
 		r.P90 = abs[int(math.Ceil(0.9*float64(len(abs))))-1]
 	}
 	sort.SliceStable(r.Mixes, func(i, j int) bool { return math.Abs(r.Mixes[i].Error) > math.Abs(r.Mixes[j].Error) })
-	r.ByMemory, r.ByBound = byMemory(r.Mixes, tolerance), byBound(r.Mixes, tolerance)
+	r.ByMemory, r.ByBound, r.ByDomain = byMemory(r.Mixes, tolerance), byBound(r.Mixes, tolerance), byDomain(r.Mixes, tolerance)
 	return r
 }

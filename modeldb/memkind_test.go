@@ -105,3 +105,43 @@ func TestMixReportByBound(t *testing.T) {
 		t.Errorf("summary line %q", line)
 	}
 }
+
+// Mixes are scored by their forms' register domains: a model can fit one
+// unit of a core and not the other.
+func TestMixReportByDomain(t *testing.T) {
+	mix := func(measured, predicted float64, forms ...string) MixResult {
+		var parts []MixPart
+		for _, f := range forms {
+			parts = append(parts, MixPart{Form: f, Count: 4})
+		}
+		return MixResult{Parts: parts, Measured: measured, Predicted: predicted, Error: (predicted - measured) / measured}
+	}
+	mixes := []MixResult{
+		mix(10, 13, "add r64, r64", "imul r64, r64"),
+		mix(10, 10, "lea r64, m", "mov r64, m64"),
+		mix(10, 10, "vaddpd ymm, ymm, ymm", "vmovups ymm, m256"), // a vector load is vector work
+		mix(10, 10.2, "kandw k, k, k", "paddb mm, mm", "fadd st, st(0)"),
+		mix(10, 8, "vmovd xmm, r32", "add r64, r64"),
+		mix(10, 10, "vpbroadcastd zmm, r32", "shl r64, imm8"),
+		mix(10, 10, "cvtsi2sd xmm, r64", "no such form"),
+	}
+	got := byDomain(mixes, 0.10)
+	want := []GroupScore{
+		{Group: "integer and FP/vector", N: 3, Within: 2, Median: 0},
+		{Group: "FP/vector only", N: 2, Within: 2, Median: 0.01},
+		{Group: "integer only", N: 2, Within: 1, Median: 0.15},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("scores %+v, want %+v", got, want)
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.Group != w.Group || g.N != w.N || g.Within != w.Within || math.Abs(g.Median-w.Median) > 1e-9 {
+			t.Errorf("score %d: %+v, want %+v", i, g, w)
+		}
+	}
+	r := &MixReport{N: len(mixes), Tolerance: 0.10, Mixes: mixes, ByDomain: got}
+	if line := r.Summary(0); !strings.Contains(line, "by register domain: integer and FP/vector 3 (66.7% within, median +0.0%); FP/vector only 2 (100.0% within, median +1.0%); integer only 2 (50.0% within, median +15.0%)") {
+		t.Errorf("summary lacks the domains:\n%s", line)
+	}
+}
