@@ -9,8 +9,9 @@
 # read-modify-writes after each 512-bit op of one a cycle (vmaxpd, vaddpd,
 # vmulpd, vpermd zmm) run in series (32 cycles for 16-17.7), one or three
 # do not, and neither do plain stores, 256-bit ops or vpaddq zmm (two a
-# cycle). Every vector destination alternates between two registers that
-# nothing reads.
+# cycle); four register adds after each vmaxpd zmm take 20.6, after the
+# same FP work as two vmaxpd ymm 16.0. Every vector destination
+# alternates between two registers that nothing reads.
 
 # rmw_alone: 32 read-modify-writes (16.00 by the ports)
 # LLVM-MCA-BEGIN rmw_alone
@@ -482,4 +483,188 @@
 	vmaxpd zmm1, zmm2, zmm3
 	mov qword ptr [rdi+3264], rax
 	mov qword ptr [rdi+3272], rax
+# LLVM-MCA-END
+
+# vmaxpd_zmm_4adds: four register adds after each vmaxpd zmm (16.00)
+# LLVM-MCA-BEGIN vmaxpd_zmm_4adds
+	vmaxpd zmm0, zmm2, zmm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd zmm1, zmm2, zmm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd zmm0, zmm2, zmm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd zmm1, zmm2, zmm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd zmm0, zmm2, zmm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd zmm1, zmm2, zmm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd zmm0, zmm2, zmm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd zmm1, zmm2, zmm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd zmm0, zmm2, zmm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd zmm1, zmm2, zmm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd zmm0, zmm2, zmm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd zmm1, zmm2, zmm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd zmm0, zmm2, zmm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd zmm1, zmm2, zmm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd zmm0, zmm2, zmm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd zmm1, zmm2, zmm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+# LLVM-MCA-END
+
+# vmaxpd_ymm_4adds: two vmaxpd ymm (the same FP work) and four adds (16.00)
+# LLVM-MCA-BEGIN vmaxpd_ymm_4adds
+	vmaxpd ymm0, ymm2, ymm3
+	vmaxpd ymm1, ymm2, ymm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd ymm0, ymm2, ymm3
+	vmaxpd ymm1, ymm2, ymm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd ymm0, ymm2, ymm3
+	vmaxpd ymm1, ymm2, ymm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd ymm0, ymm2, ymm3
+	vmaxpd ymm1, ymm2, ymm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd ymm0, ymm2, ymm3
+	vmaxpd ymm1, ymm2, ymm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd ymm0, ymm2, ymm3
+	vmaxpd ymm1, ymm2, ymm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd ymm0, ymm2, ymm3
+	vmaxpd ymm1, ymm2, ymm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd ymm0, ymm2, ymm3
+	vmaxpd ymm1, ymm2, ymm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd ymm0, ymm2, ymm3
+	vmaxpd ymm1, ymm2, ymm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd ymm0, ymm2, ymm3
+	vmaxpd ymm1, ymm2, ymm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd ymm0, ymm2, ymm3
+	vmaxpd ymm1, ymm2, ymm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd ymm0, ymm2, ymm3
+	vmaxpd ymm1, ymm2, ymm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd ymm0, ymm2, ymm3
+	vmaxpd ymm1, ymm2, ymm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd ymm0, ymm2, ymm3
+	vmaxpd ymm1, ymm2, ymm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd ymm0, ymm2, ymm3
+	vmaxpd ymm1, ymm2, ymm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd ymm0, ymm2, ymm3
+	vmaxpd ymm1, ymm2, ymm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
 # LLVM-MCA-END
