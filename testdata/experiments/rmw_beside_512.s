@@ -10,7 +10,8 @@
 # vmulpd, vpermd zmm) run in series (32 cycles for 16-17.7), one or three
 # do not, and neither do plain stores, 256-bit ops or vpaddq zmm (two a
 # cycle); four register adds after each vmaxpd zmm take 20.6, after the
-# same FP work as two vmaxpd ymm 16.0. Every vector destination
+# same FP work as two vmaxpd ymm 16.0, and with a vpaddd ymm added to
+# each vmaxpd zmm (more work) 16.0 again. Every vector destination
 # alternates between two registers that nothing reads.
 
 # rmw_alone: 32 read-modify-writes (16.00 by the ports)
@@ -663,6 +664,106 @@
 	add rdx, 5
 	vmaxpd ymm0, ymm2, ymm3
 	vmaxpd ymm1, ymm2, ymm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+# LLVM-MCA-END
+
+# vmaxpd_zmm_4adds_vpaddd: the same with a vpaddd ymm after each vmaxpd zmm (16.00)
+# LLVM-MCA-BEGIN vmaxpd_zmm_4adds_vpaddd
+	vmaxpd zmm0, zmm2, zmm3
+	vpaddd ymm4, ymm2, ymm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd zmm1, zmm2, zmm3
+	vpaddd ymm5, ymm2, ymm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd zmm0, zmm2, zmm3
+	vpaddd ymm4, ymm2, ymm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd zmm1, zmm2, zmm3
+	vpaddd ymm5, ymm2, ymm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd zmm0, zmm2, zmm3
+	vpaddd ymm4, ymm2, ymm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd zmm1, zmm2, zmm3
+	vpaddd ymm5, ymm2, ymm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd zmm0, zmm2, zmm3
+	vpaddd ymm4, ymm2, ymm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd zmm1, zmm2, zmm3
+	vpaddd ymm5, ymm2, ymm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd zmm0, zmm2, zmm3
+	vpaddd ymm4, ymm2, ymm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd zmm1, zmm2, zmm3
+	vpaddd ymm5, ymm2, ymm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd zmm0, zmm2, zmm3
+	vpaddd ymm4, ymm2, ymm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd zmm1, zmm2, zmm3
+	vpaddd ymm5, ymm2, ymm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd zmm0, zmm2, zmm3
+	vpaddd ymm4, ymm2, ymm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd zmm1, zmm2, zmm3
+	vpaddd ymm5, ymm2, ymm3
+	add rsi, 5
+	add r8, 5
+	add r9, 5
+	add r10, 5
+	vmaxpd zmm0, zmm2, zmm3
+	vpaddd ymm4, ymm2, ymm3
+	add rax, 5
+	add rbx, 5
+	add rcx, 5
+	add rdx, 5
+	vmaxpd zmm1, zmm2, zmm3
+	vpaddd ymm5, ymm2, ymm3
 	add rsi, 5
 	add r8, 5
 	add r9, 5
