@@ -38,20 +38,13 @@ func TestMemAccessOfForms(t *testing.T) {
 // each kind's share within the tolerance and its median signed error, and
 // says so on one line of its summary.
 func TestMixReportByMemory(t *testing.T) {
-	mix := func(measured, predicted float64, forms ...string) MixResult {
-		var parts []MixPart
-		for _, f := range forms {
-			parts = append(parts, MixPart{Form: f, Count: 4})
-		}
-		return MixResult{Parts: parts, Measured: measured, Predicted: predicted, Error: (predicted - measured) / measured}
-	}
 	mixes := []MixResult{
-		mix(10, 10, "add r64, r64", "imul r64, r64"),
-		mix(10, 10.5, "add r64, r64", "shl r64, imm8"),
-		mix(10, 12, "add r64, r64", "mov r64, m64"),
-		mix(10, 6, "add m64, imm8", "mov m64, r64"),
-		mix(10, 7, "mov m64, r64", "add m64, imm8", "imul r64, r64"),
-		mix(10, 9.5, "mov m64, r64", "add m64, imm8"),
+		scoredMix(10, 10, "add r64, r64", "imul r64, r64"),
+		scoredMix(10, 10.5, "add r64, r64", "shl r64, imm8"),
+		scoredMix(10, 12, "add r64, r64", "mov r64, m64"),
+		scoredMix(10, 6, "add m64, imm8", "mov m64, r64"),
+		scoredMix(10, 7, "mov m64, r64", "add m64, imm8", "imul r64, r64"),
+		scoredMix(10, 9.5, "mov m64, r64", "add m64, imm8"),
 	}
 	got := byMemory(mixes, 0.10)
 	want := []GroupScore{
@@ -109,21 +102,14 @@ func TestMixReportByBound(t *testing.T) {
 // Mixes are scored by their forms' register domains: a model can fit one
 // unit of a core and not the other.
 func TestMixReportByDomain(t *testing.T) {
-	mix := func(measured, predicted float64, forms ...string) MixResult {
-		var parts []MixPart
-		for _, f := range forms {
-			parts = append(parts, MixPart{Form: f, Count: 4})
-		}
-		return MixResult{Parts: parts, Measured: measured, Predicted: predicted, Error: (predicted - measured) / measured}
-	}
 	mixes := []MixResult{
-		mix(10, 13, "add r64, r64", "imul r64, r64"),
-		mix(10, 10, "lea r64, m", "mov r64, m64"),
-		mix(10, 10, "vaddpd ymm, ymm, ymm", "vmovups ymm, m256"), // a vector load is vector work
-		mix(10, 10.2, "kandw k, k, k", "paddb mm, mm", "fadd st, st(0)"),
-		mix(10, 8, "vmovd xmm, r32", "add r64, r64"),
-		mix(10, 10, "vpbroadcastd zmm, r32", "shl r64, imm8"),
-		mix(10, 10, "cvtsi2sd xmm, r64", "no such form"),
+		scoredMix(10, 13, "add r64, r64", "imul r64, r64"),
+		scoredMix(10, 10, "lea r64, m", "mov r64, m64"),
+		scoredMix(10, 10, "vaddpd ymm, ymm, ymm", "vmovups ymm, m256"), // a vector load is vector work
+		scoredMix(10, 10.2, "kandw k, k, k", "paddb mm, mm", "fadd st, st(0)"),
+		scoredMix(10, 8, "vmovd xmm, r32", "add r64, r64"),
+		scoredMix(10, 10, "vpbroadcastd zmm, r32", "shl r64, imm8"),
+		scoredMix(10, 10, "cvtsi2sd xmm, r64", "no such form"),
 	}
 	got := byDomain(mixes, 0.10)
 	want := []GroupScore{
@@ -144,4 +130,13 @@ func TestMixReportByDomain(t *testing.T) {
 	if line := r.Summary(0); !strings.Contains(line, "by register domain: integer and FP/vector 3 (66.7% within, median +0.0%); FP/vector only 2 (100.0% within, median +1.0%); integer only 2 (50.0% within, median +15.0%)") {
 		t.Errorf("summary lacks the domains:\n%s", line)
 	}
+}
+
+// scoredMix is a scored mix of four of each form.
+func scoredMix(measured, predicted float64, forms ...string) MixResult {
+	var parts []MixPart
+	for _, f := range forms {
+		parts = append(parts, MixPart{Form: f, Count: 4})
+	}
+	return MixResult{Parts: parts, Measured: measured, Predicted: predicted, Error: (predicted - measured) / measured}
 }

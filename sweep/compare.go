@@ -49,19 +49,20 @@ type Agreement struct {
 // 0.500 in one, 0.611 in the other, 90 forms) ran in another state of
 // the core or host in that sweep, which every pass of it saw alike.
 type Shift struct {
-	Kind   string
-	Factor float64 // B / A, the group's median
-	A, B   float64 // the group's median values
+	Kind   string  `json:"kind"`
+	N      int     `json:"benchmarks"`
+	Factor float64 `json:"factor"`   // B / A, the group's median
+	A      float64 `json:"a_median"` // the group's median values
+	B      float64 `json:"b_median"`
 	// Family is the mnemonic prefix most of the group shares ("vpcmp"),
 	// Shared how many share it; Examples a few of the group's forms.
-	Family   string
-	Shared   int
-	N        int
-	IDs      []string // the group's benchmarks (Difference.ID)
-	Examples []string
+	Family string `json:"family,omitempty"`
+	Shared int    `json:"family_benchmarks,omitempty"`
 	// Stems, for a group without a family, are its commonest mnemonic
 	// stems (five letters) with their counts ("14 vpcmp*"), up to three.
-	Stems []string
+	Stems    []string `json:"stems,omitempty"`
+	IDs      []string `json:"ids"` // the group's benchmarks (Difference.ID)
+	Examples []string `json:"examples"`
 }
 
 // A Shift is a run of factors (sorted, in log) no two neighbours of which
@@ -217,11 +218,18 @@ func describe(rs []*results.Benchmark) (host, first, last string) {
 	return host, first, last
 }
 
-func mnemonicOf(form string) string {
+// splitForm returns a form name's mnemonic and operands, without its
+// encoding prefixes ({evex}, {vex}).
+func splitForm(form string) (mnemonic, operands string) {
 	for strings.HasPrefix(form, "{") {
 		_, form, _ = strings.Cut(form, " ")
 	}
-	m, _, _ := strings.Cut(form, " ")
+	mnemonic, operands, _ = strings.Cut(form, " ")
+	return mnemonic, operands
+}
+
+func mnemonicOf(form string) string {
+	m, _ := splitForm(form)
 	return m
 }
 
@@ -229,10 +237,7 @@ func mnemonicOf(form string) string {
 // down by: non-temporal stores, broadcasts, memory destinations, memory
 // sources, zmm, and the rest (register forms).
 func FormGroup(form string) string {
-	for strings.HasPrefix(form, "{") { // encoding prefixes: {evex}, {vex}
-		_, form, _ = strings.Cut(form, " ")
-	}
-	mnemonic, ops, _ := strings.Cut(form, " ")
+	mnemonic, ops := splitForm(form)
 	dst, _, _ := strings.Cut(ops, ",")
 	switch {
 	case strings.Contains(mnemonic, "movnt"):
@@ -251,8 +256,13 @@ func FormGroup(form string) string {
 
 // Difference is one benchmark's values in the two sweeps.
 type Difference struct {
-	ID, Form, Kind, Operands string
-	A, B, Rel                float64
+	ID       string  `json:"id"`
+	Form     string  `json:"form"`
+	Kind     string  `json:"kind"`
+	Operands string  `json:"operands,omitempty"`
+	A        float64 `json:"a"`
+	B        float64 `json:"b"`
+	Rel      float64 `json:"relative_difference"`
 }
 
 // Compare matches results by content ID and reports how many agree within
@@ -293,13 +303,15 @@ func Compare(a, b []*results.Benchmark, tol float64, worst int) Agreement {
 		if _, seen := formOK[f]; !seen {
 			formOK[f] = true
 		}
+		d := Difference{ID: r.Portlab.ID, Form: f, Kind: r.Portlab.Kind, Operands: r.Portlab.Operands, A: x, B: y, Rel: rel}
 		if within {
 			ag.Within++
 		} else {
 			formOK[f] = false
 			ag.Disagreeing[FormGroup(f)]++
+			ag.Outside = append(ag.Outside, d)
 		}
-		diffs = append(diffs, Difference{ID: r.Portlab.ID, Form: f, Kind: r.Portlab.Kind, Operands: r.Portlab.Operands, A: x, B: y, Rel: rel})
+		diffs = append(diffs, d)
 	}
 	for f, ok := range formOK {
 		ag.FormsCompared++
@@ -313,15 +325,8 @@ func Compare(a, b []*results.Benchmark, tol float64, worst int) Agreement {
 			}
 		}
 	}
-	var outside []Difference
-	for _, d := range diffs {
-		if d.Rel > tol && math.Abs(d.A-d.B) > 0.005 {
-			outside = append(outside, d)
-		}
-	}
-	ag.Together = shifts(outside, tol)
-	sort.Slice(outside, func(i, j int) bool { return outside[i].Rel > outside[j].Rel })
-	ag.Outside = outside
+	ag.Together = shifts(ag.Outside, tol)
+	sort.Slice(ag.Outside, func(i, j int) bool { return ag.Outside[i].Rel > ag.Outside[j].Rel })
 	ag.HostA, ag.FirstA, ag.LastA = describe(a)
 	ag.HostB, ag.FirstB, ag.LastB = describe(b)
 	sort.Slice(diffs, func(i, j int) bool { return diffs[i].Rel > diffs[j].Rel })

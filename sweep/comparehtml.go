@@ -43,13 +43,7 @@ func WriteCompareHTML(w io.Writer, r CompareReport) error {
 		R      CompareReport
 		SVG    template.HTML
 		Groups []group
-		Pct    func(n, d int) string
-	}{r, compareFigure(r), groups, func(n, d int) string {
-		if d == 0 {
-			return "-"
-		}
-		return fmt.Sprintf("%.2f%%", 100*float64(n)/float64(d))
-	}})
+	}{r, compareFigure(r), groups})
 }
 
 // compareFigure plots each benchmark outside the tolerance at its value in
@@ -185,6 +179,12 @@ func dates(first, last string) string {
 var comparePage = template.Must(template.New("c").Funcs(template.FuncMap{
 	"pct100": func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
 	"change": func(factor float64) string { return fmt.Sprintf("%+.1f%%", 100*(factor-1)) },
+	"share": func(n, d int) string {
+		if d == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.2f%%", 100*float64(n)/float64(d))
+	},
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>portlab bench compare — {{.R.A}} and {{.R.B}}</title>
 <style>
@@ -200,9 +200,9 @@ span.sw{display:inline-block;width:10px;height:10px;border-radius:5px;margin-rig
 {{with .R.Command}}<p class="cmd"><code>$ {{.}}</code></p>{{end}}
 <table>
 <tr><th></th><th>agree</th><th>of</th><th>share</th></tr>
-<tr><td>forms, every benchmark within {{pct100 .R.Ag.Tolerance}}</td><td>{{.R.Ag.FormsWithin}}</td><td>{{.R.Ag.FormsCompared}}</td><td>{{call .Pct .R.Ag.FormsWithin .R.Ag.FormsCompared}}</td></tr>
-<tr><td>benchmarks</td><td>{{.R.Ag.Within}}</td><td>{{.R.Ag.Compared}}</td><td>{{call .Pct .R.Ag.Within .R.Ag.Compared}}</td></tr>
-{{if .R.Ag.Noisy}}<tr><td>forms, none of whose benchmarks was noisy in either sweep</td><td>{{.R.Ag.QuietFormsWithin}}</td><td>{{.R.Ag.QuietForms}}</td><td>{{call .Pct .R.Ag.QuietFormsWithin .R.Ag.QuietForms}}</td></tr>{{end}}
+<tr><td>forms, every benchmark within {{pct100 .R.Ag.Tolerance}}</td><td>{{.R.Ag.FormsWithin}}</td><td>{{.R.Ag.FormsCompared}}</td><td>{{share .R.Ag.FormsWithin .R.Ag.FormsCompared}}</td></tr>
+<tr><td>benchmarks</td><td>{{.R.Ag.Within}}</td><td>{{.R.Ag.Compared}}</td><td>{{share .R.Ag.Within .R.Ag.Compared}}</td></tr>
+{{if .R.Ag.Noisy}}<tr><td>forms, none of whose benchmarks was noisy in either sweep</td><td>{{.R.Ag.QuietFormsWithin}}</td><td>{{.R.Ag.QuietForms}}</td><td>{{share .R.Ag.QuietFormsWithin .R.Ag.QuietForms}}</td></tr>{{end}}
 </table>
 {{.SVG}}
 {{with .Groups}}<h2>Moved together</h2>
@@ -221,27 +221,6 @@ span.sw{display:inline-block;width:10px;height:10px;border-radius:5px;margin-rig
 // and dates, the groups that moved together and every benchmark outside
 // the tolerance (largest first).
 func WriteCompareJSON(w io.Writer, r CompareReport) error {
-	type diff struct {
-		ID       string  `json:"id"`
-		Form     string  `json:"form"`
-		Kind     string  `json:"kind"`
-		Operands string  `json:"operands,omitempty"`
-		A        float64 `json:"a"`
-		B        float64 `json:"b"`
-		Rel      float64 `json:"relative_difference"`
-	}
-	type group struct {
-		Kind     string   `json:"kind"`
-		N        int      `json:"benchmarks"`
-		Factor   float64  `json:"factor"`
-		A        float64  `json:"a_median"`
-		B        float64  `json:"b_median"`
-		Family   string   `json:"family,omitempty"`
-		Shared   int      `json:"family_benchmarks,omitempty"`
-		Stems    []string `json:"stems,omitempty"`
-		IDs      []string `json:"ids"`
-		Examples []string `json:"examples"`
-	}
 	ag := r.Ag
 	out := struct {
 		FileA            string         `json:"a"`
@@ -262,18 +241,11 @@ func WriteCompareJSON(w io.Writer, r CompareReport) error {
 		QuietForms       int            `json:"quiet_forms"`
 		QuietFormsWithin int            `json:"quiet_forms_within"`
 		Disagreeing      map[string]int `json:"outside_by_group"`
-		Together         []group        `json:"moved_together"`
-		Outside          []diff         `json:"outside"`
-	}{FileA: r.A, FileB: r.B, HostA: ag.HostA, HostB: ag.HostB, FirstA: ag.FirstA, LastA: ag.LastA, FirstB: ag.FirstB, LastB: ag.LastB,
-		Command: r.Command, Tolerance: ag.Tolerance, Compared: ag.Compared, Within: ag.Within, FormsCompared: ag.FormsCompared,
-		FormsWithin: ag.FormsWithin, Noisy: ag.Noisy, QuietForms: ag.QuietForms, QuietFormsWithin: ag.QuietFormsWithin,
-		Disagreeing: ag.Disagreeing, Together: []group{}, Outside: []diff{}}
-	for _, sh := range ag.Together {
-		out.Together = append(out.Together, group{sh.Kind, sh.N, sh.Factor, sh.A, sh.B, sh.Family, sh.Shared, sh.Stems, sh.IDs, sh.Examples})
-	}
-	for _, d := range ag.Outside {
-		out.Outside = append(out.Outside, diff{d.ID, d.Form, d.Kind, d.Operands, d.A, d.B, d.Rel})
-	}
+		Together         []Shift        `json:"moved_together"`
+		Outside          []Difference   `json:"outside"`
+	}{r.A, r.B, ag.HostA, ag.HostB, ag.FirstA, ag.LastA, ag.FirstB, ag.LastB, r.Command, ag.Tolerance, ag.Compared, ag.Within,
+		ag.FormsCompared, ag.FormsWithin, ag.Noisy, ag.QuietForms, ag.QuietFormsWithin, ag.Disagreeing,
+		append([]Shift{}, ag.Together...), append([]Difference{}, ag.Outside...)}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
