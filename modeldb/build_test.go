@@ -855,3 +855,26 @@ func TestScaleToScalesTheDividerAlone(t *testing.T) {
 		t.Errorf("without units: %v", got)
 	}
 }
+
+// Within the tolerance a memory form keeps its register form plus a plain
+// load (composed) over a mapping of its own, even a smaller one; only the
+// base's mapping and the base grown by new ports come first.
+func TestComposedMemoryMappingWins(t *testing.T) {
+	composed := &candidate{uses: []maskUse{{0b0011, 1}, {0b1100, 1}}, composed: true, err: 0.04}
+	own := &candidate{uses: []maskUse{{0b0001, 1}}, err: 0.03}
+	base := &candidate{uses: []maskUse{{0b0011, 1}, {0b1100, 1}, {0b10000, 1}}, isBase: true, err: 0.045}
+	for _, first := range []bool{true, false} {
+		if !smaller(composed, own, first) || smaller(own, composed, first) {
+			t.Errorf("first=%t: the one-use mapping of its own wins over register form + load", first)
+		}
+		if !smaller(base, composed, first) || smaller(composed, base, first) {
+			t.Errorf("first=%t: register form + load wins over the base mapping", first)
+		}
+	}
+	// Without the mark the one-use mapping is the smaller.
+	plain := *composed
+	plain.composed = false
+	if !smaller(own, &plain, false) {
+		t.Error("one use is not smaller than two without the composed mark")
+	}
+}

@@ -60,7 +60,7 @@ var buildPasses = []buildPass{
 		"mov r64, m64 measured faster than the base's load ports allow", (*builder).narrowLoads},
 	{"vector stores apart from loads", "vector stores leave out a port group the base shares with vector loads when a store beside loads ran faster than sharing it allows",
 		"mixes of a plain vector store with a plain vector load", (*builder).vectorStores},
-	{"memory forms from their parts", "a memory form's fit starts from its register form plus a plain load or store",
+	{"memory forms from their parts", "a memory form's fit starts from its register form plus a plain load or store, and keeps that mapping where it fits within the tolerance",
 		"the register form and the plain load or store measured", (*builder).memoryHints},
 	{"ports from the mixes", "each class gets the port groups that predict its mixes best; dividers stay units of their own, never joined with issue ports",
 		"throughputs and mixes", (*builder).solve},

@@ -82,9 +82,10 @@ func TestCompareGroupsAndWorst(t *testing.T) {
 
 func TestProbeVariant(t *testing.T) {
 	for _, c := range []struct{ form, probe, want string }{
-		{"addps xmm, m128", "vaddpd ymm, ymm, ymm", "addpd xmm, xmm"},
-		{"psadbw xmm, xmm", "vpshufb ymm, ymm, ymm", "pshufb xmm, xmm"},
-		{"psadbw xmm, xmm", "vpermd ymm, ymm, ymm", ""}, // no legacy counterpart: not mixed
+		{"addps xmm, m128", "vaddpd ymm, ymm, ymm", "vaddpd xmm, xmm, xmm"},
+		{"psadbw xmm, xmm", "vpshufb ymm, ymm, ymm", "vpshufb xmm, xmm, xmm"},
+		{"cvtdq2ps xmm, m128", "vmovups ymm, m256", "vmovups xmm, m128"},
+		{"psadbw xmm, xmm", "vpermd ymm, ymm, ymm", ""}, // no xmm counterpart: not mixed
 		{"psadbw xmm, xmm", "add r64, r64", "add r64, r64"},
 		{"vfmadd231pd zmm, zmm, zmm", "vmulpd ymm, ymm, ymm", "vmulpd zmm, zmm, zmm"},
 		{"vpaddd zmm {k}, zmm, m512", "vpaddd ymm, ymm, ymm", "vpaddd zmm, zmm, zmm"},
