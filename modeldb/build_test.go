@@ -878,3 +878,45 @@ func TestComposedMemoryMappingWins(t *testing.T) {
 		t.Error("one use is not smaller than two without the composed mark")
 	}
 }
+
+// A 512-bit form whose mixes leave its vector ports open (mixed with
+// integer probes only, as a base without AVX-512 leaves it) takes its
+// 256-bit form's ports, scaled to its throughput (Zen 4 runs 512-bit work
+// on the 256-bit pipes twice), not the smallest group that explains its
+// throughput alone.
+func TestBuildWideFormsFromTheirNarrowForms(t *testing.T) {
+	truth := loadTruth(t)
+	truth.Put(&Entry{Form: "vpmulld zmm, zmm, zmm", Uops: 1, Latency: 3, Throughput: 1, PortPressure: PortPressure{{2, []string{"FP0", "FP3"}}}})
+	truth.Put(&Entry{Form: "vshufpd zmm, zmm, zmm, imm8", Uops: 2, Latency: 3, Throughput: 2, PortPressure: PortPressure{{4, []string{"FP1", "FP2"}}}})
+	integer := []string{"add r64, r64", "imul r64, r64", "shl r64, imm8", "mov r64, m64", "mov m64, r64"}
+	ms := synthSweep(t, truth, 0.01, 1, func(f string) []string {
+		if strings.Contains(f, "zmm") {
+			return integer
+		}
+		return synthProbes
+	})
+	base := loadTruth(t) // no 512-bit form
+	m, rep, err := Build(ms, BuildOptions{Base: base, Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantPass(t, rep, "512-bit forms from their 256-bit forms", true, "2 of 2 classes of 512-bit forms have their 256-bit form measured")
+	for form, want := range map[string]string{"vpmulld zmm, zmm, zmm": "2*p[FP0,FP3]", "vshufpd zmm, zmm, zmm, imm8": "4*p[FP1,FP2]"} {
+		e, ok := m.Lookup(form)
+		if !ok {
+			t.Fatalf("%s not in the model", form)
+		}
+		if got := FormatPressure(e.PortPressure); got != want {
+			t.Errorf("%s: ports %s, want %s, its 256-bit form's scaled to its throughput (%s)", form, got, want, e.Provenance.Note)
+		}
+	}
+	mix := []MixPart{{Form: "vpmulld ymm, ymm, ymm", Count: 8}, {Form: "vpmulld zmm, zmm, zmm", Count: 4}}
+	want, _ := NewPredictor(truth).Predict(mix)
+	got, err := NewPredictor(m).Predict(mix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(got.Cycles-want.Cycles) > 0.05*want.Cycles {
+		t.Errorf("8 vpmulld ymm + 4 vpmulld zmm: predicted %.2f cycles, truth %.2f", got.Cycles, want.Cycles)
+	}
+}

@@ -160,7 +160,8 @@ type inferClass struct {
 	cur   []maskUse // current mapping, nil when unassigned
 	mixes []int
 	// hints are classes whose mappings together make a candidate (a memory
-	// form: its register form and a load or store).
+	// form: its register form and a load or store; a 512-bit form: its
+	// 256-bit form).
 	hints [][]int
 	// slots is the dispatch slots one instance takes (macro-ops, fused
 	// uops): the base model's uops, else 1.
@@ -247,8 +248,9 @@ type candidate struct {
 	// fromBase marks the base mapping with a group grown by ports the
 	// base lacks: the least correction of a base with too few ports.
 	fromBase bool
-	// composed marks a memory form's register form plus a plain load or
-	// store (inferClass.hints): within the tolerance it wins over other
+	// composed marks a mapping made of other classes' (inferClass.hints):
+	// a memory form's register form plus a plain load or store, a 512-bit
+	// form's 256-bit form. Within the tolerance it wins over other
 	// mappings that are not the base's.
 	composed bool
 	// floor marks a mapping whose ports alone run faster than the measured
@@ -1198,6 +1200,9 @@ func (p *inferProblem) solve() {
 				if ok {
 					p.setCur(c, p.scaleTo(uses, cl.tp))
 					cl.why = "no port-conflict measurements: ports of its register form plus a load or store"
+					if len(h) == 1 {
+						cl.why = fmt.Sprintf("no port-conflict measurements: ports of %s, scaled to its throughput", p.classes[h[0]].forms[0])
+					}
 					break
 				}
 			}
