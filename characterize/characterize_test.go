@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"portlab/analysis/input"
+	"portlab/hostcpu"
 	"portlab/isa"
 	"portlab/measure"
 	"portlab/modeldb"
@@ -286,5 +287,33 @@ func TestReportByMemory(t *testing.T) {
 	WriteText(&text, rep)
 	if strings.Contains(text.String(), "by memory access") {
 		t.Errorf("one kind broken down:\n%s", text.String())
+	}
+}
+
+// A run that starts from a model measured before also builds from the
+// imported LLVM model nearest the host (and keeps the better on the
+// validation draw); one that starts from an imported model, or from the
+// model --base named, builds once.
+func TestOtherBase(t *testing.T) {
+	measured, err := modeldb.Embedded("portlab-znver4.yml.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	imported, err := modeldb.Embedded("llvm14-znver3.yml.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := &hostcpu.Info{Microarch: "znver4"}
+	r := &run{o: Options{Host: host}, base: measured}
+	if got := r.otherBase(); got == nil || got.Label() != imported.Label() {
+		t.Errorf("from a measured base: the other base is %v, want %s", got, imported.Label())
+	}
+	r = &run{o: Options{Host: host}, base: imported}
+	if got := r.otherBase(); got != nil {
+		t.Errorf("from an imported base: a second base %s", got.Label())
+	}
+	r = &run{o: Options{Host: host, Base: measured}, base: measured}
+	if got := r.otherBase(); got != nil {
+		t.Errorf("from the base --base named: a second base %s", got.Label())
 	}
 }

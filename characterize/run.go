@@ -726,24 +726,57 @@ func (r *run) build() error {
 	}
 	ms := modeldb.CollectMeasurements(r.bs, modeldb.CollectOptions{})
 	h := r.o.Host
-	m, rep, err := modeldb.Build(ms, modeldb.BuildOptions{
-		Name:    fmt.Sprintf("measured by portlab characterize on %s (%s)", h.Microarch, h.Signature()),
-		LLVMCPU: h.Microarch, Base: r.base, Sources: []string{resultsFile},
-		From:  "portlab characterize --budget " + r.o.Budget.String(),
-		Infer: modeldb.InferOptions{Progress: func(what string, done, total int) { r.progress(done, total, what) }},
-	})
+	buildFrom := func(base *modeldb.Model) (*modeldb.Model, *modeldb.BuildReport, error) {
+		return modeldb.Build(ms, modeldb.BuildOptions{
+			Name:    fmt.Sprintf("measured by portlab characterize on %s (%s)", h.Microarch, h.Signature()),
+			LLVMCPU: h.Microarch, Base: base, Sources: []string{resultsFile},
+			From:  "portlab characterize --budget " + r.o.Budget.String(),
+			Infer: modeldb.InferOptions{Progress: func(what string, done, total int) { r.progress(done, total, what) }},
+		})
+	}
+	start := time.Now()
+	m, rep, err := buildFrom(r.base)
 	if err != nil {
 		return err
+	}
+	summary := rep.Summary(10)
+	// A base measured on this host carries the mappings of the runs it
+	// came from; the imported LLVM model carries none. Where the budget
+	// allows a second build, the one from the imported model competes,
+	// and the validation draw (never fitted) keeps the better.
+	if other := r.otherBase(); other != nil && r.elapsed()+2*time.Since(start) < r.budget() {
+		m2, rep2, err := buildFrom(other)
+		if err != nil {
+			return err
+		}
+		draw := ms.RandomMixes
+		a := modeldb.EvaluateMixMeasurements(m, draw, 0.10)
+		b := modeldb.EvaluateMixMeasurements(m2, draw, 0.10)
+		choice := fmt.Sprintf("built from %s (%.1f %% of the %d validation mixes within 10 %%) and from %s (%.1f %%): ",
+			r.base.Label(), 100*a.Fraction(), a.N, other.Label(), 100*b.Fraction())
+		if b.N > 0 && b.Fraction() > a.Fraction() {
+			m, summary = m2, choice+"kept the second\n"+rep2.Summary(10)
+		} else {
+			summary = choice + "kept the first\n" + summary
+		}
 	}
 	if err := m.SaveWith(filepath.Join(r.o.Dir, modelFile), modeldb.MarshalOptions{Compact: true}); err != nil {
 		return err
 	}
-	summary := rep.Summary(10)
 	if err := fsutil.WriteFileAtomic(filepath.Join(r.o.Dir, buildFile), []byte(summary), 0o644); err != nil {
 		return err
 	}
 	r.model = m
 	return nil
+}
+
+// otherBase is the imported LLVM model nearest the host when the run
+// starts from a model measured before (not one --base named), else nil.
+func (r *run) otherBase() *modeldb.Model {
+	if r.o.Base != nil || r.base == nil || r.base.Provenance == nil || r.base.Provenance.Source != modeldb.SourceMeasured {
+		return nil
+	}
+	return modeldb.ImportedNearest(r.o.Host.Microarch)
 }
 
 // loadModel reads the built model (a resumed run past the build).
