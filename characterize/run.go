@@ -743,7 +743,8 @@ func (r *run) build() error {
 	// A base measured on this host carries the mappings of the runs it
 	// came from; the imported LLVM model carries none. Where the budget
 	// allows a second build, the one from the imported model competes,
-	// and the validation draw (never fitted) keeps the better.
+	// and the validation draw (never fitted) keeps the better. The second
+	// build is counted as long as the first and as much again for margin.
 	if other := r.otherBase(); other != nil && r.elapsed()+2*time.Since(start) < r.budget() {
 		m2, rep2, err := buildFrom(other)
 		if err != nil {

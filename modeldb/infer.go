@@ -39,11 +39,13 @@ import (
 //   - Among the candidates whose error is within a tolerance of the best,
 //     the smallest mapping wins: the base mapping when it fits (no
 //     correction without evidence), then the base mapping grown by ports
-//     the base lacks (below), then a memory form's register form plus a
-//     load (store) (on the Zen 4 guest, from LLVM 14's znver3: 74.5 % of
-//     a fresh draw of 400 random mixes within 10 % against 73.0 %, 67.4 %
-//     of 14,552 held-out mixes against 65.3 %), then fewer uses, no sub-cycle uses, fewer
-//     new ports, fewer cycles and ports. Classes are placed in turn
+//     the base lacks (below), then a composed mapping: a memory form's
+//     register form plus a load (store), a 512-bit form's 256-bit form
+//     (on the Zen 4 guest, from LLVM 14's znver3, the first: 74.5 % of a
+//     fresh draw of 400 random mixes within 10 % against 73.0 %, 67.4 %
+//     of 14,552 held-out mixes against 65.3 %; the second: passes.go,
+//     wideHints), then fewer uses, no sub-cycle uses, fewer new ports,
+//     fewer cycles and ports. Classes are placed in turn
 //     (most-connected first), the worst fits are refitted first (refine)
 //     until no refit changes a mapping or the whole mapping comes back to
 //     a state it was in (coordinate descent can cycle between mappings of
@@ -293,9 +295,9 @@ func byErr(a, b *candidate) int { return cmp.Compare(a.err, b.err) }
 
 // smaller reports whether a is preferred to b when both fit well enough:
 // the base mapping (no correction without evidence); the base mapping
-// grown by ports the base lacks; a memory form's register form plus a
-// plain load or store (composed: the memory operand adds its load or store
-// and nothing else, unless the mixes show otherwise); no sub-cycle uses;
+// grown by ports the base lacks; a composed mapping (a memory form's
+// register form plus a plain load or store, a 512-bit form's 256-bit
+// form: nothing else, unless the mixes show otherwise); no sub-cycle uses;
 // throughput explained by ports; fewer uses; then, for a class's first
 // mapping in abstract mode, fewer ports shared with other classes (no
 // sharing without evidence) and otherwise the current mapping (no churn);

@@ -52,15 +52,7 @@ func TestMixReportByMemory(t *testing.T) {
 		{Group: "registers only", N: 2, Within: 2, Median: 0.025},
 		{Group: "loads", N: 1, Within: 0, Median: 0.2},
 	}
-	if len(got) != len(want) {
-		t.Fatalf("scores %+v, want %+v", got, want)
-	}
-	for i := range want {
-		g, w := got[i], want[i]
-		if g.Group != w.Group || g.N != w.N || g.Within != w.Within || math.Abs(g.Median-w.Median) > 1e-9 {
-			t.Errorf("score %d: %+v, want %+v", i, g, w)
-		}
-	}
+	checkScores(t, got, want)
 	line := groupLine("by memory access", got)
 	for _, s := range []string{"by memory access: stores + read-modify-writes 3 (33.3% within, median -30.0%)", "registers only 2 (100.0% within, median +2.5%)", "loads 1 (0.0% within, median +20.0%)"} {
 		if !strings.Contains(line, s) {
@@ -117,15 +109,7 @@ func TestMixReportByDomain(t *testing.T) {
 		{Group: "FP/vector only", N: 2, Within: 2, Median: 0.01},
 		{Group: "integer only", N: 2, Within: 1, Median: 0.15},
 	}
-	if len(got) != len(want) {
-		t.Fatalf("scores %+v, want %+v", got, want)
-	}
-	for i := range want {
-		g, w := got[i], want[i]
-		if g.Group != w.Group || g.N != w.N || g.Within != w.Within || math.Abs(g.Median-w.Median) > 1e-9 {
-			t.Errorf("score %d: %+v, want %+v", i, g, w)
-		}
-	}
+	checkScores(t, got, want)
 	r := &MixReport{N: len(mixes), Tolerance: 0.10, Mixes: mixes, ByDomain: got}
 	if line := r.Summary(0); !strings.Contains(line, "by register domain: integer and FP/vector 3 (66.7% within, median +0.0%); FP/vector only 2 (100.0% within, median +1.0%); integer only 2 (50.0% within, median +15.0%)") {
 		t.Errorf("summary lacks the domains:\n%s", line)
@@ -139,4 +123,18 @@ func scoredMix(measured, predicted float64, forms ...string) MixResult {
 		parts = append(parts, MixPart{Form: f, Count: 4})
 	}
 	return MixResult{Parts: parts, Measured: measured, Predicted: predicted, Error: (predicted - measured) / measured}
+}
+
+// checkScores compares group scores, medians to 1e-9.
+func checkScores(t *testing.T, got, want []GroupScore) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("scores %+v, want %+v", got, want)
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.Group != w.Group || g.N != w.N || g.Within != w.Within || math.Abs(g.Median-w.Median) > 1e-9 {
+			t.Errorf("score %d: %+v, want %+v", i, g, w)
+		}
+	}
 }

@@ -688,11 +688,13 @@ func (b *builder) wideHints(r *Pass) error {
 // from: its forms' own, the first eight classes of them.
 const maxWideHints = 8
 
+var toNarrow = strings.NewReplacer("zmm", "ymm", "m512", "m256")
+
 // narrowCounterpart is the 256-bit form of a 512-bit form: the same
 // operands with ymm for zmm and m256 for m512 ("" when the name has
 // neither).
 func narrowCounterpart(name string) string {
-	if cp := strings.NewReplacer("zmm", "ymm", "m512", "m256").Replace(name); cp != name {
+	if cp := toNarrow.Replace(name); cp != name {
 		return cp
 	}
 	return ""

@@ -174,6 +174,12 @@ func probesFor(f *isa.Form, base []*isa.Form) []*isa.Form {
 	return append(out, CrossWidthProbes(f)...)
 }
 
+// The probes' names at other widths.
+var (
+	toXMM = strings.NewReplacer("ymm", "xmm", "m256", "m128")
+	toZMM = strings.NewReplacer("ymm", "zmm", "m256", "m512")
+)
+
 // ProbeVariant returns the probe to mix form f with: a VEX ymm probe
 // becomes its VEX xmm counterpart for a legacy-SSE vector form (nil when
 // the probe has none), and its zmm counterpart for a form with zmm
@@ -199,13 +205,12 @@ func ProbeVariant(f, p *isa.Form) *isa.Form {
 	legacySSE := vector && f.Encoding == isa.Legacy
 	switch {
 	case legacySSE:
-		n := strings.NewReplacer("ymm", "xmm", "m256", "m128").Replace(name)
-		if v, ok := isa.Lookup(n); ok && v.Encoding == isa.VEX {
+		if v, ok := isa.Lookup(toXMM.Replace(name)); ok && v.Encoding == isa.VEX {
 			return v
 		}
 		return nil
 	case wide:
-		if v, ok := isa.Lookup(strings.NewReplacer("ymm", "zmm", "m256", "m512").Replace(name)); ok {
+		if v, ok := isa.Lookup(toZMM.Replace(name)); ok {
 			return v
 		}
 	}
