@@ -291,10 +291,11 @@ func TestReportByMemory(t *testing.T) {
 }
 
 // A run that starts from a model measured before also builds from the
-// imported LLVM model nearest the host (and keeps the better on the
-// validation draw); one that starts from an imported model, or from the
-// model --base named, builds once.
-func TestOtherBase(t *testing.T) {
+// imported LLVM model nearest the host, one that starts from an imported
+// model also from no base (each where the budget allows; the validation
+// draw keeps the better, and the report says which); one that starts
+// from the model --base named, or from none, builds once.
+func TestOtherBases(t *testing.T) {
 	measured, err := modeldb.Embedded("portlab-znver4.yml.gz")
 	if err != nil {
 		t.Fatal(err)
@@ -304,16 +305,34 @@ func TestOtherBase(t *testing.T) {
 		t.Fatal(err)
 	}
 	host := &hostcpu.Info{Microarch: "znver4"}
+	// From a model measured before: the imported one competes.
 	r := &run{o: Options{Host: host}, base: measured}
-	if got := r.otherBase(); got == nil || got.Label() != imported.Label() {
-		t.Errorf("from a measured base: the other base is %v, want %s", got, imported.Label())
+	if got := r.otherBases(); len(got) != 1 || got[0].m == nil || got[0].m.Label() != imported.Label() || got[0].cost != 1 {
+		t.Errorf("from a measured base: other bases %+v, want %s", got, imported.Label())
 	}
+	// From an imported model: no base at all competes, at four builds' cost.
 	r = &run{o: Options{Host: host}, base: imported}
-	if got := r.otherBase(); got != nil {
-		t.Errorf("from an imported base: a second base %s", got.Label())
+	if got := r.otherBases(); len(got) != 1 || got[0].m != nil || got[0].cost != 4 {
+		t.Errorf("from an imported base: other bases %+v, want no base", got)
 	}
+	// The base --base named, or none at all: nothing competes.
 	r = &run{o: Options{Host: host, Base: measured}, base: measured}
-	if got := r.otherBase(); got != nil {
-		t.Errorf("from the base --base named: a second base %s", got.Label())
+	if got := r.otherBases(); len(got) != 0 {
+		t.Errorf("from the base --base named: other bases %+v", got)
+	}
+	r = &run{o: Options{Host: &hostcpu.Info{Microarch: "generic"}}}
+	if got := r.otherBases(); len(got) != 0 {
+		t.Errorf("from no base: other bases %+v", got)
+	}
+	if got := joinAnd([]string{"from a (1 %)", "from b (2 %)", "from no base (3 %)"}); got != "from a (1 %), from b (2 %) and from no base (3 %)" {
+		t.Errorf("joinAnd: %q", got)
+	}
+	if baseLabel(nil) != "no base" || baseLabel(imported) != imported.Label() {
+		t.Error("baseLabel")
+	}
+	var text bytes.Buffer
+	WriteText(&text, &Report{Host: "h", Base: imported.Label(), Bases: "built from a (1 %) and from no base (2 %): kept the build from no base"})
+	if !strings.Contains(text.String(), "base       "+imported.Label()+"\n           built from a (1 %) and from no base (2 %): kept the build from no base\n") {
+		t.Errorf("the report does not say which build was kept:\n%s", text.String())
 	}
 }

@@ -24,6 +24,9 @@ func WriteText(w io.Writer, r *Report) {
 	if r.Base != "" {
 		fmt.Fprintf(w, "base       %s\n", r.Base)
 	}
+	if r.Bases != "" {
+		fmt.Fprintf(w, "           %s\n", r.Bases)
+	}
 	fmt.Fprintf(w, "time       %s of a %s budget\n", r.Elapsed, r.Budget)
 	if r.Cut {
 		fmt.Fprintln(w, "           the run fell behind its plan and measured fewer mixes than planned")

@@ -2,6 +2,7 @@ package hostcpu
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -221,6 +222,34 @@ var knownOnly = map[string][]string{
 	"silvermont": nil,
 	"knl":        join(mSKX, "avx512pf", "avx512er"),
 	"knm":        join(mSKX, "avx512pf", "avx512er"),
+}
+
+// Microarchs lists every name Uarch can return for a vendor's CPUs
+// (GenuineIntel or AuthenticAMD; "generic" aside), sorted, so that what
+// is chosen per microarchitecture (a model to start from) can be checked
+// for each of them.
+func Microarchs(vendor string) []string {
+	seen := map[string]bool{}
+	cores, _ := vendorCores(vendor)
+	for _, c := range cores {
+		seen[c.name] = true
+	}
+	for _, r := range modelTable {
+		if r.vendor == vendor {
+			seen[r.name] = true
+		}
+	}
+	if vendor == VendorIntel {
+		for n := range knownOnly {
+			seen[n] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func join(base []string, more ...string) []string {

@@ -1,6 +1,7 @@
 package hostcpu
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -232,5 +233,35 @@ func TestCoreOrder(t *testing.T) {
 		if _, ok := markerSet(VendorIntel, name); !ok {
 			t.Errorf("refined name %q unknown to markerSet", name)
 		}
+	}
+}
+
+func TestMicroarchsListsEveryName(t *testing.T) {
+	intel, amd := Microarchs(VendorIntel), Microarchs(VendorAMD)
+	for _, want := range []string{"haswell", "cascadelake", "cooperlake", "icelake-server", "emeraldrapids", "bonnell", "knl", "gracemont"} {
+		if !slices.Contains(intel, want) {
+			t.Errorf("Intel: %s missing from %v", want, intel)
+		}
+	}
+	for _, want := range []string{"k8", "bdver4", "znver1", "znver4", "znver5"} {
+		if !slices.Contains(amd, want) {
+			t.Errorf("AMD: %s missing from %v", want, amd)
+		}
+	}
+	if slices.Contains(intel, "znver3") || slices.Contains(amd, "skylake") || !slices.IsSorted(intel) {
+		t.Errorf("vendors mixed or unsorted: %v / %v", intel, amd)
+	}
+	// Every name the model table gives is listed.
+	for _, r := range modelTable {
+		l := intel
+		if r.vendor == VendorAMD {
+			l = amd
+		}
+		if !slices.Contains(l, r.name) {
+			t.Errorf("%s (%s family 0x%x) not listed", r.name, r.vendor, r.family)
+		}
+	}
+	if len(Microarchs("HygonGenuine")) != 0 {
+		t.Error("an unknown vendor has names")
 	}
 }

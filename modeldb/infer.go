@@ -217,6 +217,10 @@ type inferProblem struct {
 	// solve estimates it from the measurements.
 	width      float64
 	fixedWidth bool
+	// baseWidth is the base model's width where the measurements showed
+	// more (widerThanBase), 0 otherwise; overWidth the share of the mixes
+	// that ran faster than it allows.
+	baseWidth, overWidth float64
 	// units are the base model's ports that are execution units behind
 	// an issue port rather than issue ports (LLVM's Divider and FPDivider,
 	// see unitPorts): a candidate never groups one with other ports.

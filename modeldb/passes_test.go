@@ -1,6 +1,7 @@
 package modeldb
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -74,6 +75,7 @@ func TestPassesReportWhatEnabledThem(t *testing.T) {
 		evidence string
 	}{
 		{"base", false, "no base model"},
+		{"dispatch width", false, "no base model"},
 		{"noisy throughputs from the mixes", false, "every measured throughput converged"},
 		{"mixes to fit", true, "mixes measured"},
 		{"classes", true, "forms with a throughput"},
@@ -228,5 +230,36 @@ func TestBuildLowersNoisyThroughputsFromMixes(t *testing.T) {
 	}
 	if p := passOf(t, rep, "noisy throughputs from the mixes"); !strings.Contains(strings.Join(p.Changes, " "), noisy) {
 		t.Errorf("the pass's changes do not name %s: %q", noisy, p.Changes)
+	}
+}
+
+// A base's dispatch width that the mixes contradict is raised to the rate
+// the fastest 1 % of them reach: measurements of a core that dispatches 6
+// a cycle, from a base that says 3, give a model of width 6, and the
+// report says how many mixes ran faster; from a base that says 6 the
+// width stands.
+func TestBuildRaisesADispatchWidthTheMixesContradict(t *testing.T) {
+	truth := loadTruth(t)
+	ms := synthMeasurements(t, truth, 0.01, 1)
+	for _, c := range []struct {
+		base    int
+		applied bool
+	}{{3, true}, {6, false}} {
+		base := truth.Clone()
+		base.DispatchWidth = c.base
+		m, rep, err := Build(ms, BuildOptions{Base: base, Now: fixedNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantPass(t, rep, "dispatch width", c.applied, fmt.Sprintf("ran more dispatch slots a cycle than the base's width %d allows", c.base))
+		if !c.applied {
+			if m.DispatchWidth != c.base || rep.DispatchWidth != float64(c.base) {
+				t.Errorf("base width %d: model width %d, fit %v", c.base, m.DispatchWidth, rep.DispatchWidth)
+			}
+			continue
+		}
+		if m.DispatchWidth != 6 || rep.DispatchWidth != 6 {
+			t.Errorf("base width %d: model width %d, fit %v, want 6 (%q)", c.base, m.DispatchWidth, rep.DispatchWidth, passOf(t, rep, "dispatch width").Changes)
+		}
 	}
 }

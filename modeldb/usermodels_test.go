@@ -2,8 +2,11 @@ package modeldb
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"portlab/hostcpu"
 )
 
 // A model in the user's directory named by a CPU signature is that
@@ -75,5 +78,45 @@ func TestBaseFor(t *testing.T) {
 				t.Errorf("%s on %q: base %s, want %s", c.cpu, c.signature, b.Label(), c.want)
 			}
 		}
+	}
+}
+
+// Every microarchitecture hostcpu can name gets a base of its own vendor
+// for a build (an imported model, never one measured on another CPU)
+// and a stand-in model for predictions.
+func TestEveryHostHasABase(t *testing.T) {
+	for _, vendor := range []string{hostcpu.VendorIntel, hostcpu.VendorAMD} {
+		names := hostcpu.Microarchs(vendor)
+		for _, cpu := range names {
+			b, err := BaseFor(cpu, "")
+			if err != nil || b == nil {
+				t.Errorf("%s: no base (%v)", cpu, err)
+				continue
+			}
+			if b.Provenance == nil || b.Provenance.Source != SourceImported {
+				t.Errorf("%s: base %s is not an imported model", cpu, b.Label())
+			}
+			if !slices.Contains(names, b.LLVMCPU) {
+				t.Errorf("%s: base %s is another vendor's", cpu, b.Label())
+			}
+			m, exact, err := Nearest(cpu)
+			if err != nil || !slices.Contains(names, m.LLVMCPU) || exact != (m.LLVMCPU == cpu) {
+				t.Errorf("%s: stand-in %v (exact %v, %v)", cpu, m, exact, err)
+			}
+		}
+	}
+	// The kindred cores: Cascade Lake starts from LLVM's Skylake-server
+	// model (as sapphirerapids), Zen 2 from its own, Raptor Lake's
+	// predictions use the Raptor Cove server model measured by portlab.
+	for cpu, want := range map[string]string{"cascadelake": "sapphirerapids", "znver2": "znver2", "tigerlake": "icelake-server", "broadwell": "haswell", "znver5": "znver3"} {
+		if b, _ := BaseFor(cpu, ""); b == nil || b.LLVMCPU != want {
+			t.Errorf("%s: base %v, want LLVM's %s", cpu, b, want)
+		}
+	}
+	if m, exact, _ := Nearest("raptorlake"); m == nil || exact || m.LLVMCPU != "emeraldrapids" || m.Provenance.Source != SourceMeasured {
+		t.Errorf("raptorlake: stand-in %v", m)
+	}
+	if b, err := BaseFor("generic", ""); b != nil || err != nil {
+		t.Errorf("generic: base %v (%v), want none", b, err)
 	}
 }
