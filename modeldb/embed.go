@@ -41,6 +41,9 @@ type ModelInfo struct {
 	Hash uint64
 	// Signature is the CPU signature of a user's model (UserModels).
 	Signature string `json:",omitempty"`
+	// Host is the CPU signature a measured model was measured on (its
+	// provenance), "" for others.
+	Host string `json:",omitempty"`
 }
 
 var embeddedModels struct {
@@ -105,7 +108,7 @@ func headerInfo(name string, data []byte) (ModelInfo, error) {
 	}
 	info := ModelInfo{Name: h.Name, LLVMCPU: h.LLVMCPU, Forms: bytes.Count(data, []byte("\n  - form: "))}
 	if h.Provenance != nil {
-		info.Source, info.From = h.Provenance.Source, h.Provenance.From
+		info.Source, info.From, info.Host = h.Provenance.Source, h.Provenance.From, h.Provenance.Host
 	}
 	return info, nil
 }
@@ -163,9 +166,18 @@ func embeddedNames() string {
 // Default returns a copy of the embedded model for an LLVM -mcpu name:
 // a measured model when there is one, else an imported one.
 func Default(llvmCPU string) (*Model, error) {
+	info, err := defaultInfo(llvmCPU)
+	if err != nil {
+		return nil, err
+	}
+	return Embedded(info.File)
+}
+
+// defaultInfo describes the model Default returns.
+func defaultInfo(llvmCPU string) (ModelInfo, error) {
 	embeddedModels.once.Do(loadEmbedded)
 	if embeddedModels.err != nil {
-		return nil, embeddedModels.err
+		return ModelInfo{}, embeddedModels.err
 	}
 	best := -1
 	rank := func(i ModelInfo) int {
@@ -183,9 +195,9 @@ func Default(llvmCPU string) (*Model, error) {
 		}
 	}
 	if best < 0 {
-		return nil, fmt.Errorf("no embedded model for -mcpu %q (have: %s)", llvmCPU, embeddedNames())
+		return ModelInfo{}, fmt.Errorf("no embedded model for -mcpu %q (have: %s)", llvmCPU, embeddedNames())
 	}
-	return Embedded(embeddedModels.infos[best].File)
+	return embeddedModels.infos[best], nil
 }
 
 // nearestCPUs lists, for CPUs without an embedded model of their own, the
@@ -259,16 +271,26 @@ var nearestCPUs = map[string][]string{
 // that has one; exact says whether it is the CPU's own model. Callers
 // should say so when it is not.
 func Nearest(llvmCPU string) (m *Model, exact bool, err error) {
-	if m, err := Default(llvmCPU); err == nil {
-		return m, true, nil
+	info, exact, err := NearestInfo(llvmCPU)
+	if err != nil {
+		return nil, false, err
+	}
+	m, err = Embedded(info.File)
+	return m, exact, err
+}
+
+// NearestInfo describes the model Nearest returns without parsing it.
+func NearestInfo(llvmCPU string) (info ModelInfo, exact bool, err error) {
+	if info, err := defaultInfo(llvmCPU); err == nil {
+		return info, true, nil
 	}
 	for _, c := range nearestCPUs[llvmCPU] {
-		if m, err := Default(c); err == nil {
-			return m, false, nil
+		if info, err := defaultInfo(c); err == nil {
+			return info, false, nil
 		}
 	}
-	_, err = Default(llvmCPU)
-	return nil, false, err
+	_, err = defaultInfo(llvmCPU)
+	return ModelInfo{}, false, err
 }
 
 // ImportedNearest returns the embedded imported (LLVM) model for llvmCPU

@@ -145,30 +145,56 @@ func HostModel(signature, llvmCPU string) (m *Model, where string, exact bool, e
 // and 47.2 % of the validation draw within 10 %; from LLVM 14's znver3,
 // 8.2 % and 43.8 % (docs/benchmarks.md, "characterize").
 func BaseFor(llvmCPU, signature string) (*Model, error) {
+	info, ok, err := BaseInfo(llvmCPU, signature)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return Embedded(info.File)
+}
+
+// BaseInfo describes the model BaseFor returns without parsing it; ok is
+// false where there is none.
+func BaseInfo(llvmCPU, signature string) (info ModelInfo, ok bool, err error) {
 	infos, err := List()
 	if err != nil {
-		return nil, err
+		return ModelInfo{}, false, err
 	}
 	if signature != "" {
 		for _, in := range infos {
-			if in.LLVMCPU != llvmCPU || in.Source != SourceMeasured {
-				continue
-			}
-			m, err := Embedded(in.File)
-			if err != nil {
-				return nil, err
-			}
-			if m.Provenance != nil && m.Provenance.Host == signature {
-				return m, nil
+			if in.LLVMCPU == llvmCPU && in.Source == SourceMeasured && in.Host == signature {
+				return in, true, nil
 			}
 		}
 	}
 	for _, cpu := range append([]string{llvmCPU}, nearestCPUs[llvmCPU]...) {
 		for _, in := range infos {
 			if in.LLVMCPU == cpu && in.Source != SourceMeasured {
-				return Embedded(in.File)
+				return in, true, nil
 			}
 		}
 	}
-	return nil, nil
+	return ModelInfo{}, false, nil
+}
+
+// HostModelInfo describes the model HostModel returns without parsing
+// it: the user's model of the signature (where is its path), else the
+// embedded one ("embedded"); exact is false for a stand-in of another
+// CPU, and the error says when there is none.
+func HostModelInfo(signature, llvmCPU string) (info ModelInfo, where string, exact bool, err error) {
+	if signature != "" {
+		path, err := UserModelPath(signature)
+		if err != nil {
+			return ModelInfo{}, "", false, err
+		}
+		if _, err := os.Stat(path); err == nil {
+			info, err := userModelInfo(path)
+			if err != nil {
+				return ModelInfo{}, path, false, fmt.Errorf("the model of this host: %w", err)
+			}
+			info.Signature = signature
+			return info, path, true, nil
+		}
+	}
+	info, exact, err = NearestInfo(llvmCPU)
+	return info, "embedded", exact, err
 }

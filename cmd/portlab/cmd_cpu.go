@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"portlab/hostcpu"
+	"portlab/modeldb"
 )
 
 func init() {
@@ -20,6 +21,78 @@ type cpuReport struct {
 	Signature    string             `json:"signature"`
 	CycleCounter hostcpu.CycleProbe `json:"cycle_counter"`
 	CycleSource  string             `json:"cycle_source"` // the clock measurements will use
+	Model        cpuModel           `json:"machine_model"`
+}
+
+// cpuModel is the machine model commands use on this host and what
+// `portlab characterize` would build from.
+type cpuModel struct {
+	// File is the user model's path or the embedded model's file name;
+	// "" where there is none (Error says why).
+	File   string `json:"file,omitempty"`
+	Name   string `json:"name,omitempty"`
+	Source string `json:"source,omitempty"` // measured, imported
+	// Host is the CPU signature a measured model was measured on.
+	Host  string `json:"host,omitempty"`
+	Yours bool   `json:"yours,omitempty"` // from the user's model directory
+	// StandIn marks another CPU's model, used for want of this one's.
+	StandIn bool   `json:"stand_in,omitempty"`
+	LLVMCPU string `json:"llvm_cpu,omitempty"`
+	Error   string `json:"error,omitempty"`
+	// Base is the embedded model characterize starts from ("" for none);
+	// BaseSource its provenance source.
+	Base       string `json:"characterize_base,omitempty"`
+	BaseSource string `json:"characterize_base_source,omitempty"`
+}
+
+// hostModel says which model the host gets (modeldb.HostModelInfo) and
+// which base characterize takes (modeldb.BaseInfo), from the models'
+// headers alone.
+func hostModel(info *hostcpu.Info) cpuModel {
+	var c cpuModel
+	sig := info.Signature()
+	mi, where, exact, err := modeldb.HostModelInfo(sig, info.Microarch)
+	if err != nil {
+		c.Error = err.Error()
+	} else {
+		c.File, c.Name, c.Source, c.Host, c.LLVMCPU = mi.File, mi.Name, mi.Source, mi.Host, mi.LLVMCPU
+		c.Yours, c.StandIn = where != "embedded", !exact
+	}
+	if b, ok, err := modeldb.BaseInfo(info.Microarch, sig); err == nil && ok {
+		c.Base, c.BaseSource = b.File, b.Source
+	}
+	return c
+}
+
+// describe is the model line and the characterize line of `portlab cpu`.
+func (c cpuModel) describe(microarch, signature string) (model, base string) {
+	switch {
+	case c.File == "":
+		model = fmt.Sprintf("none for %s (commands need --model FILE; portlab characterize builds this host's)", microarch)
+	case c.Yours:
+		model = c.File + " (yours, from portlab characterize)"
+	case c.StandIn:
+		of := "LLVM's " + c.LLVMCPU
+		if c.Source == modeldb.SourceMeasured {
+			of = "measured on " + c.Host + " (" + c.LLVMCPU + ")"
+		}
+		model = fmt.Sprintf("%s (embedded; a stand-in %s: portlab has no model of %s; portlab characterize builds one)", c.File, of, microarch)
+	case c.Source == modeldb.SourceMeasured && c.Host == signature:
+		model = c.File + " (embedded; measured on this CPU signature)"
+	case c.Source == modeldb.SourceMeasured:
+		model = fmt.Sprintf("%s (embedded; measured on %s, another CPU of this microarchitecture)", c.File, c.Host)
+	default:
+		model = c.File + " (embedded; LLVM's, imported: portlab characterize measures this host's)"
+	}
+	switch {
+	case c.Base == "":
+		base = "builds from no base (ports opened from the mixes)"
+	case c.BaseSource == modeldb.SourceMeasured:
+		base = "builds from " + c.Base + ", refining it (LLVM's competes)"
+	default:
+		base = "builds from " + c.Base + " (a build from no base competes)"
+	}
+	return model, base
 }
 
 func runCPU(args []string, stdout, stderr io.Writer) error {
@@ -37,7 +110,7 @@ func runCPU(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	probe := hostcpu.ProbeCycleCounter()
-	rep := cpuReport{Info: info, Signature: info.Signature(), CycleCounter: probe, CycleSource: probe.Source()}
+	rep := cpuReport{Info: info, Signature: info.Signature(), CycleCounter: probe, CycleSource: probe.Source(), Model: hostModel(info)}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -70,6 +143,9 @@ func writeCPUText(w io.Writer, r cpuReport) {
 	line("signature", "%s", r.Signature)
 	line("microarch", "%s", i.Microarch)
 	line("  decided by", "%s", i.MicroarchSource)
+	model, base := r.Model.describe(i.Microarch, r.Signature)
+	line("machine model", "%s", model)
+	line("  characterize", "%s", base)
 	if i.Hypervisor {
 		if i.HypervisorVendor != "" && i.HypervisorName() != i.HypervisorVendor {
 			line("hypervisor", "%s (%s)", i.HypervisorName(), i.HypervisorVendor)

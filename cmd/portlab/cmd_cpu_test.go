@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"portlab/hostcpu"
+	"portlab/modeldb"
 )
 
 func TestCPUJSON(t *testing.T) {
@@ -36,7 +37,11 @@ func TestCPUJSON(t *testing.T) {
 			Errno     string `json:"errno"`
 			Message   string `json:"message"`
 		} `json:"cycle_counter"`
-		CycleSource string `json:"cycle_source"`
+		CycleSource  string `json:"cycle_source"`
+		MachineModel struct {
+			File string `json:"file"`
+			Base string `json:"characterize_base"`
+		} `json:"machine_model"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
@@ -47,6 +52,9 @@ func TestCPUJSON(t *testing.T) {
 	}
 	if got.Microarch != info.Microarch || got.MicroarchSource != info.MicroarchSource || got.Signature != info.Signature() {
 		t.Errorf("microarch %q (%s) signature %q", got.Microarch, got.MicroarchSource, got.Signature)
+	}
+	if want := hostModel(info); got.MachineModel.File != want.File || got.MachineModel.Base != want.Base {
+		t.Errorf("machine model %+v, want %s from %s", got.MachineModel, want.File, want.Base)
 	}
 	if !reflect.DeepEqual(got.Features, info.Features) {
 		t.Errorf("features %q, Detect says %q", got.Features, info.Features)
@@ -145,5 +153,57 @@ func TestWriteWrapped(t *testing.T) {
 	writeWrapped(&b, "a-label-of-16ch", []string{"x"})
 	if b.String() != "a-label-of-16ch x\n" {
 		t.Errorf("long label: %q", b.String())
+	}
+}
+
+// `portlab cpu` says which machine model the host gets and what
+// characterize builds from, for each kind of host.
+func TestCPUMachineModelLines(t *testing.T) {
+	sig := "AuthenticAMD-19-11-1"
+	for _, c := range []struct {
+		name        string
+		m           cpuModel
+		model, base string
+	}{
+		{"measured here", cpuModel{File: "portlab-znver4.yml.gz", Source: "measured", Host: sig, LLVMCPU: "znver4", Base: "portlab-znver4.yml.gz", BaseSource: "measured"},
+			"portlab-znver4.yml.gz (embedded; measured on this CPU signature)", "builds from portlab-znver4.yml.gz, refining it (LLVM's competes)"},
+		{"measured on another signature", cpuModel{File: "portlab-znver4.yml.gz", Source: "measured", Host: "AuthenticAMD-19-61-2", LLVMCPU: "znver4", Base: "llvm14-znver3.yml.gz", BaseSource: "imported"},
+			"portlab-znver4.yml.gz (embedded; measured on AuthenticAMD-19-61-2, another CPU of this microarchitecture)", "builds from llvm14-znver3.yml.gz (a build from no base competes)"},
+		{"a measured stand-in", cpuModel{File: "portlab-emeraldrapids.yml.gz", Source: "measured", Host: "GenuineIntel-6-cf-2", LLVMCPU: "emeraldrapids", StandIn: true, Base: "llvm14-sapphirerapids.yml.gz", BaseSource: "imported"},
+			"portlab-emeraldrapids.yml.gz (embedded; a stand-in measured on GenuineIntel-6-cf-2 (emeraldrapids): portlab has no model of raptorlake; portlab characterize builds one)", "builds from llvm14-sapphirerapids.yml.gz (a build from no base competes)"},
+		{"an imported stand-in", cpuModel{File: "llvm14-skylake.yml.gz", Source: "imported", LLVMCPU: "skylake", StandIn: true, Base: "llvm14-skylake.yml.gz", BaseSource: "imported"},
+			"llvm14-skylake.yml.gz (embedded; a stand-in LLVM's skylake: portlab has no model of raptorlake; portlab characterize builds one)", "builds from llvm14-skylake.yml.gz (a build from no base competes)"},
+		{"LLVM's own", cpuModel{File: "llvm14-haswell.yml.gz", Source: "imported", LLVMCPU: "haswell", Base: "llvm14-haswell.yml.gz", BaseSource: "imported"},
+			"llvm14-haswell.yml.gz (embedded; LLVM's, imported: portlab characterize measures this host's)", "builds from llvm14-haswell.yml.gz (a build from no base competes)"},
+		{"yours", cpuModel{File: "/home/u/.local/share/portlab/models/" + sig + ".yml.gz", Source: "measured", Host: sig, Yours: true, Base: "portlab-znver4.yml.gz", BaseSource: "measured"},
+			"/home/u/.local/share/portlab/models/" + sig + ".yml.gz (yours, from portlab characterize)", "builds from portlab-znver4.yml.gz, refining it (LLVM's competes)"},
+		{"none", cpuModel{Error: "no embedded model"},
+			"none for raptorlake (commands need --model FILE; portlab characterize builds this host's)", "builds from no base (ports opened from the mixes)"},
+	} {
+		arch := "znver4"
+		if strings.Contains(c.model, "raptorlake") {
+			arch = "raptorlake"
+		}
+		model, base := c.m.describe(arch, sig)
+		if model != c.model || base != c.base {
+			t.Errorf("%s:\n got %q\n     %q\nwant %q\n     %q", c.name, model, base, c.model, c.base)
+		}
+	}
+	// On this host: the lines name what the model functions choose.
+	info, err := hostcpu.Detect()
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Setenv("PORTLAB_MODEL_DIR", t.TempDir())
+	var out, errOut bytes.Buffer
+	if code := run([]string{"cpu"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	model, base := hostModel(info).describe(info.Microarch, info.Signature())
+	if !strings.Contains(out.String(), "machine model  "+model+"\n  characterize "+base+"\n") {
+		t.Errorf("output lacks the machine model lines %q, %q:\n%s", model, base, out.String())
+	}
+	if mi, _, _, err := modeldb.HostModelInfo(info.Signature(), info.Microarch); err == nil && !strings.Contains(model, mi.File) {
+		t.Errorf("model line %q does not name %s", model, mi.File)
 	}
 }
