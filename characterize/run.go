@@ -807,7 +807,7 @@ type altBase struct {
 // another core can hold the fit back more than it helps (on the Zen 4
 // guest the same measurements built from LLVM 14's znver3 predict 74.5 %
 // of a fresh draw within 10 %, from no base 53.0 %, from its
-// sapphirerapids 39.2 %). A build from no base opens its ports from the
+// sapphirerapids 40.5 %). A build from no base opens its ports from the
 // mixes and takes about three times as long (3 min 39 s against 1 min 14
 // s from znver3 on the Zen 4 guest): it is counted as four.
 func (r *run) otherBases() []altBase {
