@@ -806,10 +806,10 @@ type altBase struct {
 // mappings; from an imported model, no base at all, since a base of
 // another core can hold the fit back more than it helps (on the Zen 4
 // guest the same measurements built from LLVM 14's znver3 predict 74.5 %
-// of a fresh draw within 10 %, from no base 53.0 %, from its
+// of a fresh draw within 10 %, from no base 58.8 %, from its
 // sapphirerapids 40.5 %). A build from no base opens its ports from the
-// mixes and takes about three times as long (3 min 39 s against 1 min 14
-// s from znver3 on the Zen 4 guest): it is counted as four.
+// mixes and takes three to four times as long (4 min 30 s against 1 min
+// 14 s from znver3 on the Zen 4 guest): it is counted as four.
 func (r *run) otherBases() []altBase {
 	if r.o.Base != nil || r.base == nil {
 		return nil

@@ -89,7 +89,7 @@ type BuildReport struct {
 	Contradicting int
 	Ports         []string
 	// DispatchWidth is the dispatch width the fit used: the base model's,
-	// or the largest uop rate the measurements show.
+	// or the rate the fastest 1 % of the mixes reach (estimateWidth).
 	DispatchWidth float64
 	Fits          []FormFit // per measured form with a throughput
 	LowConfidence int

@@ -207,7 +207,7 @@ func defaultInfo(llvmCPU string) (ModelInfo, error) {
 // characterize` starts its build from ports and latencies of a kindred
 // core and never from nothing: on the Zen 4 guest the same measurements
 // built from LLVM 14's znver3 predict 74.5 % of a fresh draw within 10 %,
-// from no base 53.0 % (docs/models.md, "The base"). LLVM 14 models
+// from no base 58.8 % (docs/models.md, "The base"). LLVM 14 models
 // sapphirerapids with its Skylake-server model (its skylake-avx512 import
 // differs in a few flags), so the Skylake-server cores take that one;
 // alderlake is its Skylake-client model, so the client cores from Alder

@@ -783,7 +783,7 @@ func (b *builder) solve(r *Pass) error {
 	width := "the base's"
 	switch {
 	case !p.fixedWidth:
-		width = "the largest uop rate measured"
+		width = "the rate the fastest 1 % of the mixes and forms reach"
 	case p.baseWidth > 0:
 		width = fmt.Sprintf("the base's %s raised: %.1f %% of the mixes ran faster than it allows", FormatNum(p.baseWidth), 100*p.overWidth)
 	}

@@ -263,3 +263,25 @@ func TestBuildRaisesADispatchWidthTheMixesContradict(t *testing.T) {
 		}
 	}
 }
+
+// Without a base the fit takes the dispatch width the fastest 1 % of the
+// measurements reach, not the one mix that ran faster than dispatch can
+// (a run of nops, an eliminated move): the synthetic truth dispatches 6
+// a cycle, and one mix measured at 11 a cycle (each form no faster than
+// alone, the ports allowing it) leaves the width at 6.
+func TestDispatchWidthFromNoBaseIgnoresAFewFastMixes(t *testing.T) {
+	truth := loadTruth(t)
+	ms := synthMeasurements(t, truth, 0.01, 1)
+	fast := &MixMeasurement{Parts: []MixPart{{Form: "add r64, r64", Count: 8}, {Form: "vpaddd ymm, ymm, ymm", Count: 8}, {Form: "mov r64, m64", Count: 6}}, Cycles: 2, Host: ms.Hosts[0]}
+	ms.Mixes = append(ms.Mixes, fast)
+	_, rep, err := Build(ms, BuildOptions{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.DispatchWidth != 6 {
+		t.Errorf("dispatch width %v from %d mixes, one at 11 a cycle; want 6", rep.DispatchWidth, len(ms.Mixes))
+	}
+	if rep.Contradicting != 0 {
+		t.Errorf("%d mixes left out: the fast mix must reach the fit", rep.Contradicting)
+	}
+}
