@@ -313,9 +313,9 @@ func FormatHz(hz int64) string { return formatHz(hz) }
 func decodeCaches(q cpuidSource, vendor string, maxBasic, maxExt uint32) []Cache {
 	var leaf uint32
 	switch {
-	case vendor == VendorAMD && maxExt >= 0x8000001d && extECX(q, maxExt)>>22&1 == 1:
+	case (vendor == VendorAMD || vendor == VendorHygon) && maxExt >= 0x8000001d && extECX(q, maxExt)>>22&1 == 1:
 		leaf = 0x8000001d
-	case vendor == VendorAMD:
+	case vendor == VendorAMD || vendor == VendorHygon:
 		return legacyAMDCaches(q, maxExt)
 	case maxBasic >= 4:
 		leaf = 4

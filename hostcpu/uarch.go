@@ -10,6 +10,9 @@ import (
 const (
 	VendorIntel = "GenuineIntel"
 	VendorAMD   = "AuthenticAMD"
+	// VendorHygon is Hygon's Dhyana, a Zen 1 core made under licence: it
+	// keeps AMD's CPUID leaves and feature bits.
+	VendorHygon = "HygonGenuine"
 )
 
 // modelRange maps a (vendor, family, model range) to an LLVM -mcpu name.
@@ -128,6 +131,8 @@ var modelTable = []modelRange{
 	{VendorAMD, 0x19, 0xa0, 0xaf, false, "znver4"}, // Stones-Dense (Bergamo, Siena)
 	{VendorAMD, 0x19, 0, 0xff, true, "znver3"},
 	{VendorAMD, 0x1a, 0, 0xff, true, "znver5"},
+	// Hygon (GCC's driver names family 0x18 znver1 too).
+	{VendorHygon, 0x18, 0, 0xff, true, "znver1"}, // Dhyana
 }
 
 // core is one microarchitecture as far as its ISA extensions go: the
@@ -263,7 +268,7 @@ func vendorCores(vendor string) ([]core, []string) {
 	switch vendor {
 	case VendorIntel:
 		return intelCores, intelMarkers
-	case VendorAMD:
+	case VendorAMD, VendorHygon:
 		return amdCores, amdMarkers
 	}
 	return nil, nil

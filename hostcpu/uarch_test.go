@@ -112,20 +112,22 @@ func TestUarchTable(t *testing.T) {
 		{VendorAMD, 0x17, 0x68, mZnver2, "znver2"}, // Lucienne
 		{VendorAMD, 0x17, 0x71, mZnver2, "znver2"}, // Matisse
 		{VendorAMD, 0x17, 0x84, mZnver2, "znver2"},
-		{VendorAMD, 0x17, 0x90, mZnver2, "znver2"}, // Van Gogh
-		{VendorAMD, 0x17, 0xa0, mZnver2, "znver2"}, // Mendocino
-		{VendorAMD, 0x19, 0x01, fsZen3, "znver3"},  // Milan
-		{VendorAMD, 0x19, 0x21, fsZen3, "znver3"},  // Vermeer
-		{VendorAMD, 0x19, 0x44, fsZen3, "znver3"},  // Rembrandt
-		{VendorAMD, 0x19, 0x50, fsZen3, "znver3"},  // Cezanne
-		{VendorAMD, 0x19, 0x11, fsZen4, "znver4"},  // Genoa
-		{VendorAMD, 0x19, 0x18, fsZen4, "znver4"},  // Storm Peak
-		{VendorAMD, 0x19, 0x61, fsZen4, "znver4"},  // Raphael
-		{VendorAMD, 0x19, 0x74, fsZen4, "znver4"},  // Phoenix
-		{VendorAMD, 0x19, 0x78, fsZen4, "znver4"},  // Phoenix 2
-		{VendorAMD, 0x19, 0xa0, fsZen4, "znver4"},  // Bergamo
-		{VendorAMD, 0x1a, 0x02, mZnver5, "znver5"}, // Turin
-		{VendorAMD, 0x1a, 0x44, mZnver5, "znver5"}, // Granite Ridge
+		{VendorAMD, 0x17, 0x90, mZnver2, "znver2"},   // Van Gogh
+		{VendorAMD, 0x17, 0xa0, mZnver2, "znver2"},   // Mendocino
+		{VendorAMD, 0x19, 0x01, fsZen3, "znver3"},    // Milan
+		{VendorAMD, 0x19, 0x21, fsZen3, "znver3"},    // Vermeer
+		{VendorAMD, 0x19, 0x44, fsZen3, "znver3"},    // Rembrandt
+		{VendorAMD, 0x19, 0x50, fsZen3, "znver3"},    // Cezanne
+		{VendorAMD, 0x19, 0x11, fsZen4, "znver4"},    // Genoa
+		{VendorAMD, 0x19, 0x18, fsZen4, "znver4"},    // Storm Peak
+		{VendorAMD, 0x19, 0x61, fsZen4, "znver4"},    // Raphael
+		{VendorAMD, 0x19, 0x74, fsZen4, "znver4"},    // Phoenix
+		{VendorAMD, 0x19, 0x78, fsZen4, "znver4"},    // Phoenix 2
+		{VendorAMD, 0x19, 0xa0, fsZen4, "znver4"},    // Bergamo
+		{VendorAMD, 0x1a, 0x02, mZnver5, "znver5"},   // Turin
+		{VendorAMD, 0x1a, 0x44, mZnver5, "znver5"},   // Granite Ridge
+		{VendorHygon, 0x18, 0x00, mZnver1, "znver1"}, // Dhyana
+		{VendorHygon, 0x18, 0x02, mZnver1, "znver1"},
 	}
 	for _, tc := range tests {
 		for _, hyp := range []bool{false, true} {
@@ -183,8 +185,12 @@ func TestUarchSources(t *testing.T) {
 			"icelake-client", "features (GenuineIntel family 0x6 model 0xf0 is not in the model table)"},
 		{"unknown amd family", VendorAMD, 0x1b, 0x00, mZnver5, false,
 			"znver5", "features (AuthenticAMD family 0x1b model 0x0 is not in the model table)"},
-		{"unknown vendor", "HygonGenuine", 0x18, 0x00, mZnver1, false,
-			"generic", "unknown (HygonGenuine family 0x18 model 0x0 is not in the model table and the features match no known core)"},
+		{"Hygon", VendorHygon, 0x18, 0x00, mZnver1, false,
+			"znver1", "model table (family 0x18 model 0x0, family default)"},
+		{"unknown Hygon family", VendorHygon, 0x19, 0x00, mZnver3, false,
+			"znver3", "features (HygonGenuine family 0x19 model 0x0 is not in the model table)"},
+		{"unknown vendor", "CentaurHauls", 0x7, 0x3b, mZnver1, false,
+			"generic", "unknown (CentaurHauls family 0x7 model 0x3b is not in the model table and the features match no known core)"},
 		{"impossible mix", VendorIntel, 6, 0xa7, join(fsSPR, "fma4"), true,
 			"sapphirerapids", "features (model 0xa7 says rocketlake, but amx_tile/avx512_fp16 need sapphirerapids or newer; hypervisor present)"},
 		{"no core has all", VendorAMD, 0x19, 0x11, join(fsZen4, "amx_tile"), true,
@@ -253,15 +259,14 @@ func TestMicroarchsListsEveryName(t *testing.T) {
 	}
 	// Every name the model table gives is listed.
 	for _, r := range modelTable {
-		l := intel
-		if r.vendor == VendorAMD {
-			l = amd
-		}
-		if !slices.Contains(l, r.name) {
+		if !slices.Contains(Microarchs(r.vendor), r.name) {
 			t.Errorf("%s (%s family 0x%x) not listed", r.name, r.vendor, r.family)
 		}
 	}
-	if len(Microarchs("HygonGenuine")) != 0 {
+	if h := Microarchs(VendorHygon); !slices.Contains(h, "znver1") {
+		t.Errorf("Hygon: %v, want znver1 among them", h)
+	}
+	if len(Microarchs("CentaurHauls")) != 0 {
 		t.Error("an unknown vendor has names")
 	}
 }

@@ -85,7 +85,7 @@ func TestBaseFor(t *testing.T) {
 // for a build (an imported model, never one measured on another CPU)
 // and a stand-in model for predictions.
 func TestEveryHostHasABase(t *testing.T) {
-	for _, vendor := range []string{hostcpu.VendorIntel, hostcpu.VendorAMD} {
+	for _, vendor := range []string{hostcpu.VendorIntel, hostcpu.VendorAMD, hostcpu.VendorHygon} {
 		names := hostcpu.Microarchs(vendor)
 		for _, cpu := range names {
 			b, err := BaseFor(cpu, "")
