@@ -217,9 +217,9 @@ type inferProblem struct {
 	// solve estimates it from the measurements.
 	width      float64
 	fixedWidth bool
-	// baseWidth is the base model's width where the measurements showed
-	// more (widerThanBase), 0 otherwise; overWidth the share of the mixes
-	// that ran faster than it allows.
+	// baseWidth is the base model's width where the mixes showed more
+	// (the pass "dispatch width" raised it), 0 otherwise; overWidth the
+	// share of the mixes that ran faster than it allows.
 	baseWidth, overWidth float64
 	// units are the base model's ports that are execution units behind
 	// an issue port rather than issue ports (LLVM's Divider and FPDivider,
@@ -452,9 +452,17 @@ func (p *inferProblem) estimateWidth() float64 {
 	if len(rates) == 0 {
 		return 0
 	}
+	return max(1, fastestOnePercent(rates))
+}
+
+// fastestOnePercent is the rate the fastest 1 % of rates reach (the
+// fastest among fewer than a hundred), rounded to a whole number: a
+// dispatch width the measurements show (estimateWidth, the pass
+// "dispatch width"). It sorts rates, which must not be empty.
+func fastestOnePercent(rates []float64) float64 {
 	sort.Float64s(rates)
 	k := int(math.Ceil(0.01 * float64(len(rates))))
-	return max(1, math.Round(rates[len(rates)-k]))
+	return math.Round(rates[len(rates)-k])
 }
 
 // evaluate sets cand's error over class c's evaluable mixes.

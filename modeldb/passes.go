@@ -227,15 +227,11 @@ func (b *builder) dispatchWidth(r *Pass) error {
 		if v, ok := slots[form]; ok {
 			return v
 		}
-		v := 1.0
-		if e, ok := base.Lookup(form); ok && e.Uops > 0 {
-			f, _ := isa.Lookup(form)
-			tp := 0.0
-			if fm, ok := b.ms.Forms[form]; ok {
-				tp = fm.Throughput
-			}
-			v = DispatchSlots(f, uopsWithin(e.Uops, tp, p.width), true)
+		tp := 0.0
+		if fm, ok := b.ms.Forms[form]; ok {
+			tp = fm.Throughput
 		}
+		v, _ := baseSlots(base, form, tp, p.width)
 		slots[form] = v
 		return v
 	}
@@ -262,8 +258,7 @@ func (b *builder) dispatchWidth(r *Pass) error {
 	if len(rates) == 0 || share <= 0.01 {
 		return nil
 	}
-	sort.Float64s(rates)
-	w := math.Round(rates[int(0.99*float64(len(rates)-1))])
+	w := fastestOnePercent(rates)
 	if w <= p.width {
 		return nil
 	}
@@ -272,6 +267,23 @@ func (b *builder) dispatchWidth(r *Pass) error {
 	p.baseWidth, p.overWidth, p.width = p.width, share, w
 	b.m.DispatchWidth = int(w)
 	return nil
+}
+
+// baseSlots is the dispatch slots one instance of a form takes by the
+// base's uops (within what its throughput and the width allow), memory
+// uops fused as the built model dispatches them, and those uops: 1 and 0
+// where the base gives none.
+func baseSlots(base *Model, form string, tp, width float64) (slots, uops float64) {
+	if base == nil {
+		return 1, 0
+	}
+	be, ok := base.Lookup(form)
+	if !ok || be.Uops <= 0 {
+		return 1, 0
+	}
+	uops = uopsWithin(be.Uops, tp, width)
+	f, _ := isa.Lookup(form)
+	return DispatchSlots(f, uops, true), uops
 }
 
 // selectMixes sorts the measured mixes into fitted, held out and
@@ -516,16 +528,8 @@ func (b *builder) classify(r *Pass) error {
 		if !ok {
 			c = len(p.classes)
 			byKey[key] = c
-			slots, oneUop := 1.0, false
-			if opt.Base != nil {
-				if be, ok := opt.Base.Lookup(n); ok && be.Uops > 0 {
-					uops := uopsWithin(be.Uops, fm.Throughput, p.width)
-					oneUop = uops == 1 && len(baseUses) == 1
-					// The built model dispatches memory uops fused.
-					f, _ := isa.Lookup(n)
-					slots = DispatchSlots(f, uops, true)
-				}
-			}
+			slots, uops := baseSlots(opt.Base, n, fm.Throughput, p.width)
+			oneUop := uops == 1 && len(baseUses) == 1
 			p.classes = append(p.classes, &inferClass{base: baseUses, slots: slots, oneUop: oneUop,
 				mem: p.fixedMemoryUses(baseUses, fm.Throughput), wide: wide, narrow: narrow})
 		}
@@ -807,7 +811,7 @@ func (b *builder) beside512(r *Pass) error {
 	// Every x86 core since Core 2 and K8 dispatches a load-op form as one
 	// slot (micro-fusion, macro-ops).
 	m.MicroFusion = true
-	if (m.DispatchWidth == 0 || p.baseWidth > 0) && p.width > 0 && p.width == math.Trunc(p.width) {
+	if m.DispatchWidth == 0 && p.width > 0 && p.width == math.Trunc(p.width) {
 		m.DispatchWidth = int(p.width)
 	}
 	if len(b.crossMixes) == 0 {

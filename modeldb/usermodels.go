@@ -184,7 +184,7 @@ func HostModelInfo(signature, llvmCPU string) (info ModelInfo, where string, exa
 	if signature != "" {
 		path, err := UserModelPath(signature)
 		if err != nil {
-			return ModelInfo{}, "", false, err
+			return ModelInfo{}, "", false, fmt.Errorf("the model of this host: %w", err)
 		}
 		if _, err := os.Stat(path); err == nil {
 			info, err := userModelInfo(path)
