@@ -28,7 +28,8 @@ type cpuReport struct {
 // `portlab characterize` would build from.
 type cpuModel struct {
 	// File is the user model's path or the embedded model's file name;
-	// "" where there is none (Error says why).
+	// "" where there is none (Error says why). A user's model that cannot
+	// be read keeps its path, and Error says what is wrong with it.
 	File   string `json:"file,omitempty"`
 	Name   string `json:"name,omitempty"`
 	Source string `json:"source,omitempty"` // measured, imported
@@ -54,6 +55,9 @@ func hostModel(info *hostcpu.Info) cpuModel {
 	mi, where, exact, err := modeldb.HostModelInfo(sig, info.Microarch)
 	if err != nil {
 		c.Error = err.Error()
+		if where != "" && where != "embedded" {
+			c.File, c.Yours = where, true // the user's model, unreadable
+		}
 	} else {
 		c.File, c.Name, c.Source, c.Host, c.LLVMCPU = mi.File, mi.Name, mi.Source, mi.Host, mi.LLVMCPU
 		c.Yours, c.StandIn = where != "embedded", !exact
@@ -69,6 +73,8 @@ func (c cpuModel) describe(microarch, signature string) (model, base string) {
 	switch {
 	case c.File == "":
 		model = fmt.Sprintf("none for %s (commands need --model FILE; portlab characterize builds this host's)", microarch)
+	case c.Error != "":
+		model = "unreadable: " + c.Error
 	case c.Yours:
 		model = c.File + " (yours, from portlab characterize)"
 	case c.StandIn:

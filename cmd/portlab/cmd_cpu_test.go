@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -177,6 +179,8 @@ func TestCPUMachineModelLines(t *testing.T) {
 			"llvm14-haswell.yml.gz (embedded; LLVM's, imported: portlab characterize measures this host's)", "builds from llvm14-haswell.yml.gz (a build from no base competes)"},
 		{"yours", cpuModel{File: "/home/u/.local/share/portlab/models/" + sig + ".yml.gz", Source: "measured", Host: sig, Yours: true, Base: "portlab-znver4.yml.gz", BaseSource: "measured"},
 			"/home/u/.local/share/portlab/models/" + sig + ".yml.gz (yours, from portlab characterize)", "builds from portlab-znver4.yml.gz, refining it (LLVM's competes)"},
+		{"yours, unreadable", cpuModel{File: "/m/" + sig + ".yml.gz", Yours: true, Error: "the model of this host: /m/" + sig + ".yml.gz: gzip: invalid header", Base: "portlab-znver4.yml.gz", BaseSource: "measured"},
+			"unreadable: the model of this host: /m/" + sig + ".yml.gz: gzip: invalid header", "builds from portlab-znver4.yml.gz, refining it (LLVM's competes)"},
 		{"none", cpuModel{Error: "no embedded model"},
 			"none for raptorlake (commands need --model FILE; portlab characterize builds this host's)", "builds from no base (ports opened from the mixes)"},
 	} {
@@ -205,5 +209,20 @@ func TestCPUMachineModelLines(t *testing.T) {
 	}
 	if mi, _, _, err := modeldb.HostModelInfo(info.Signature(), info.Microarch); err == nil && !strings.Contains(model, mi.File) {
 		t.Errorf("model line %q does not name %s", model, mi.File)
+	}
+	// A broken model of the user's for this host is named, with what is
+	// wrong, and the command still succeeds.
+	dir := t.TempDir()
+	t.Setenv("PORTLAB_MODEL_DIR", dir)
+	bad := filepath.Join(dir, info.Signature()+".yml.gz")
+	if err := os.WriteFile(bad, []byte("not gzip"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := run([]string{"cpu"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d with a broken user model: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "machine model  unreadable: ") || !strings.Contains(out.String(), bad) {
+		t.Errorf("a broken user model is not named:\n%s", out.String())
 	}
 }
