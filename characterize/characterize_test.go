@@ -291,8 +291,8 @@ func TestReportByMemory(t *testing.T) {
 }
 
 // A run that starts from a model measured before also builds from the
-// imported LLVM model nearest the host, one that starts from an imported
-// model also from no base (each where the budget allows; the validation
+// imported LLVM model nearest the host and from no base, one that starts
+// from an imported model also from no base (each where the budget allows; the validation
 // draw keeps the better, and the report says which); one that starts
 // from the model --base named, or from none, builds once.
 func TestOtherBases(t *testing.T) {
@@ -305,10 +305,11 @@ func TestOtherBases(t *testing.T) {
 		t.Fatal(err)
 	}
 	host := &hostcpu.Info{Microarch: "znver4"}
-	// From a model measured before: the imported one competes.
+	// From a model measured before: the imported one competes, then no
+	// base at four builds' cost.
 	r := &run{o: Options{Host: host}, base: measured}
-	if got := r.otherBases(); len(got) != 1 || got[0].m == nil || got[0].m.Label() != imported.Label() || got[0].cost != 1 {
-		t.Errorf("from a measured base: other bases %+v, want %s", got, imported.Label())
+	if got := r.otherBases(); len(got) != 2 || got[0].m == nil || got[0].m.Label() != imported.Label() || got[0].cost != 1 || got[1].m != nil || got[1].cost != 4 {
+		t.Errorf("from a measured base: other bases %+v, want %s, then no base", got, imported.Label())
 	}
 	// From an imported model: no base at all competes, at four builds' cost.
 	r = &run{o: Options{Host: host}, base: imported}

@@ -803,22 +803,22 @@ type altBase struct {
 // otherBases are the bases that compete with the run's own, best first:
 // from a model measured before (not one --base named), the imported LLVM
 // model nearest the host, which carries none of the earlier runs'
-// mappings; from an imported model, no base at all, since a base of
-// another core can hold the fit back more than it helps (on the Zen 4
-// guest the same measurements built from LLVM 14's znver3 predict 74.5 %
-// of a fresh draw within 10 %, from no base 58.8 %, from its
-// sapphirerapids 40.5 %). A build from no base opens its ports from the
-// mixes and takes three to four times as long (4 min 30 s against 1 min
-// 14 s from znver3 on the Zen 4 guest): it is counted as four.
+// mappings, then no base at all; from an imported model, no base. A base
+// can hold the fit back more than it helps: on the Zen 4 guest the same
+// measurements built from no base predict 77.8 % of a fresh draw of 400
+// mixes within 10 %, from the embedded model 75.5 %, from LLVM 14's
+// znver3 76.2 %, from its sapphirerapids 56.5 % (docs/benchmarks.md,
+// "Bases"). A build from no base opens its ports from the mixes and takes
+// about four times as long (6 min 55 s against 1 min 43 s from znver3
+// there): it is counted as four.
 func (r *run) otherBases() []altBase {
 	if r.o.Base != nil || r.base == nil {
 		return nil
 	}
 	if r.base.Provenance != nil && r.base.Provenance.Source == modeldb.SourceMeasured {
 		if m := modeldb.ImportedNearest(r.o.Host.Microarch); m != nil {
-			return []altBase{{m, 1}}
+			return []altBase{{m, 1}, {nil, 4}}
 		}
-		return nil
 	}
 	return []altBase{{nil, 4}}
 }

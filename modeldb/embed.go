@@ -205,9 +205,10 @@ func defaultInfo(llvmCPU string) (ModelInfo, error) {
 // nearest core LLVM 14 models. Every name hostcpu.Uarch gives but
 // "generic" has one (TestEveryHostHasABase), so that `portlab
 // characterize` starts its build from ports and latencies of a kindred
-// core and never from nothing: on the Zen 4 guest the same measurements
-// built from LLVM 14's znver3 predict 74.5 % of a fresh draw within 10 %,
-// from no base 58.8 % (docs/models.md, "The base"). LLVM 14 models
+// core (a build from no base competes where the budget allows): on the
+// Zen 4 guest the same measurements built from LLVM 14's znver3 predict
+// 76.2 % of a fresh draw within 10 %, from no base 77.8 %, from LLVM 14's
+// sapphirerapids 56.5 % (docs/models.md, "The base"). LLVM 14 models
 // sapphirerapids with its Skylake-server model (its skylake-avx512 import
 // differs in a few flags), so the Skylake-server cores take that one;
 // alderlake is its Skylake-client model, so the client cores from Alder

@@ -3,6 +3,7 @@ package modeldb
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"math/bits"
 	"slices"
@@ -236,10 +237,12 @@ type inferProblem struct {
 	// grows it by the same ones.
 	memGrown map[uint64]uint64
 	partners [][]int // per class: the classes it shares a mix with
-	classes  []*inferClass
-	mixes    []inferMix
-	opt      InferOptions
-	buf      []maskUse
+	// fit512Result is what the last fit512 found.
+	fit512Result fit512Result
+	classes      []*inferClass
+	mixes        []inferMix
+	opt          InferOptions
+	buf          []maskUse
 	// state hashes every class's mapping (a sum of per-class hashes, kept
 	// by setCur), to tell when the descent comes back to where it was.
 	state uint64
@@ -430,9 +433,9 @@ func (p *inferProblem) predict(k int, c int, cand []maskUse) (float64, bool) {
 // largest rate of all would follow the few mixes that run faster than
 // dispatch (nops, eliminated moves): from no base, the Zen 4 guest's
 // mixes read 12 a cycle at most and 6, its dispatch width, at the 99th
-// percentile, and the build with 6 predicts 58.8 % of a fresh draw within
-// 10 % where the one with 12 predicted 53.0 % (docs/benchmarks.md,
-// "Bases").
+// percentile, and the build with 6 predicted 58.8 % of a fresh draw
+// within 10 % where the one with 12 predicted 53.0 % (before the pass
+// "512-bit work in the fit"; docs/benchmarks.md, "Bases").
 func (p *inferProblem) estimateWidth() float64 {
 	var rates []float64
 	for _, cl := range p.classes {
@@ -1116,20 +1119,7 @@ func (p *inferProblem) solve() {
 	for i := range order {
 		order[i] = i
 	}
-	partners := make([]int, len(p.classes))
-	p.partners = make([][]int, len(p.classes))
-	for i, cl := range p.classes {
-		seen := map[int]bool{}
-		for _, k := range cl.mixes {
-			for _, pt := range p.mixes[k].parts {
-				if pt.c != i && !seen[pt.c] {
-					seen[pt.c] = true
-					p.partners[i] = append(p.partners[i], pt.c)
-				}
-			}
-		}
-		partners[i] = len(seen)
-	}
+	partners := p.linkPartners()
 	// Most-connected first (the probes every form was mixed with); among
 	// those, the widest port groups first (lowest throughput): they lay
 	// out the ports that narrower groups are then carved from.
@@ -1232,13 +1222,113 @@ func (p *inferProblem) solve() {
 			}
 		}
 	}
-	// Final errors.
+	p.finalErrors()
+	p.memo = memo{} // off
+}
+
+// linkPartners sets every class's mix partners (p.partners) and returns
+// how many each has.
+func (p *inferProblem) linkPartners() []int {
+	partners := make([]int, len(p.classes))
+	p.partners = make([][]int, len(p.classes))
+	for i, cl := range p.classes {
+		seen := map[int]bool{}
+		for _, k := range cl.mixes {
+			for _, pt := range p.mixes[k].parts {
+				if pt.c != i && !seen[pt.c] {
+					seen[pt.c] = true
+					p.partners[i] = append(p.partners[i], pt.c)
+				}
+			}
+		}
+		partners[i] = len(seen)
+	}
+	return partners
+}
+
+// finalErrors sets every class's fit error over its mixes.
+func (p *inferProblem) finalErrors() {
 	for c, cl := range p.classes {
 		cl.err, cl.maxErr, cl.evaluated = 0, 0, 0
 		if cl.cur != nil {
 			cl.err, cl.maxErr, cl.evaluated = p.plainError(c)
 		}
 	}
+}
+
+// fitSnapshot is the fit's state after solve and fit512 (snapshot).
+type fitSnapshot struct {
+	ports       []string
+	nMixes      int
+	cur, cur512 [][]maskUse
+	nClassMixes []int
+	why         []string
+	crossMixes  []int
+	memPorts    uint64
+	memGrown    map[uint64]uint64
+}
+
+// snapshot saves the fit's state for restore.
+func (p *inferProblem) snapshot() *fitSnapshot {
+	s := &fitSnapshot{ports: append([]string(nil), p.ports...), nMixes: len(p.mixes), memPorts: p.memPorts, memGrown: maps.Clone(p.memGrown)}
+	for _, cl := range p.classes {
+		s.cur = append(s.cur, cl.cur)
+		s.cur512 = append(s.cur512, cl.cur512)
+		s.nClassMixes = append(s.nClassMixes, len(cl.mixes))
+		s.why = append(s.why, cl.why)
+		s.crossMixes = append(s.crossMixes, cl.crossMixes)
+	}
+	return s
+}
+
+// restore returns the fit to a snapshot: its ports, mixes and mappings.
+func (p *inferProblem) restore(s *fitSnapshot) {
+	p.ports = s.ports
+	p.memPorts, p.memGrown = s.memPorts, s.memGrown
+	p.mixes = p.mixes[:s.nMixes]
+	for c, cl := range p.classes {
+		p.setCur(c, s.cur[c])
+		cl.cur512 = s.cur512[c]
+		cl.mixes = cl.mixes[:s.nClassMixes[c]]
+		cl.why = s.why[c]
+		cl.crossMixes = s.crossMixes[c]
+	}
+	p.linkPartners()
+	p.finalErrors()
+}
+
+// refitWith makes mixes part of the fit after solve: each joins its
+// classes' mix lists, and every class is fitted again from its current
+// mapping (the worst fits first, then full passes until nothing changes),
+// its ports beside 512-bit work (cur512) dropped.
+func (p *inferProblem) refitWith(mixes []inferMix) {
+	p.opt.defaults()
+	for _, mx := range mixes {
+		k := len(p.mixes)
+		p.mixes = append(p.mixes, mx)
+		for _, pt := range mx.parts {
+			if cl := p.classes[pt.c]; len(cl.mixes) == 0 || cl.mixes[len(cl.mixes)-1] != k {
+				if len(cl.mixes) == 0 {
+					cl.why = ""
+				}
+				cl.mixes = append(cl.mixes, k)
+			}
+		}
+	}
+	p.linkPartners()
+	for _, cl := range p.classes {
+		cl.cur512 = nil
+	}
+	if !p.opt.noMemo {
+		p.resetMemo()
+	}
+	order := make([]int, len(p.classes))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return len(p.partners[order[a]]) > len(p.partners[order[b]]) })
+	p.refitAll(order, "refitting with 512-bit work")
+	p.finalErrors()
 	p.memo = memo{} // off
 }
 
@@ -1267,12 +1357,19 @@ func (p *inferProblem) descendFrom(order []int, bucket func(int) int) {
 			core = append(core, c)
 		}
 	}
+	p.refitAll(order, "refitting")
+}
+
+// refitAll refits the worst fits first (refine), then every class in
+// order, in full passes until nothing changes (at most MaxPasses); what
+// names the passes in the progress.
+func (p *inferProblem) refitAll(order []int, what string) {
 	p.progress("refining the worst fits", 0, 0)
 	p.refine()
 	for pass := 0; pass < p.opt.MaxPasses; pass++ {
 		changed := false
 		for i, c := range order {
-			p.progress(fmt.Sprintf("refitting, round %d", pass+1), i, len(order))
+			p.progress(fmt.Sprintf("%s, round %d", what, pass+1), i, len(order))
 			if len(p.classes[c].mixes) > 0 && p.fitClass(c) {
 				changed = true
 			}
@@ -1292,8 +1389,13 @@ func (p *inferProblem) progress(what string, done, total int) {
 
 // totalError is the RMS relative error over all mixes (mixLoss).
 func (p *inferProblem) totalError() float64 {
+	return p.errorOver(0, len(p.mixes))
+}
+
+// errorOver is the RMS relative error over mixes from..to-1 (mixLoss).
+func (p *inferProblem) errorOver(from, to int) float64 {
 	sum, n := 0.0, 0
-	for k := range p.mixes {
+	for k := from; k < to; k++ {
 		pred, ok := p.curPred(k)
 		if !ok {
 			continue

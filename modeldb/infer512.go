@@ -20,7 +20,11 @@ import (
 // preferred unless the mixes say otherwise), and that mapping without the
 // closed port, or with its share moved to a port the 512-bit classes use.
 // Classes with the most cross-width mixes (the probes) are fitted first,
-// in passes until nothing changes.
+// in passes until nothing changes. Where no port closes, the cross-width
+// mixes are ordinary ones that tie 512-bit forms to the narrower forms'
+// ports: the builder then fits them with the others and runs this stage
+// again, keeping whichever fit explains all the mixes better (passes.go,
+// crossWidthFit).
 
 // isCrossWidth reports whether a mix holds both 512-bit work and a
 // narrower vector form. Such a mix may run slower than its forms one
@@ -82,6 +86,7 @@ func (p *inferProblem) fit512(mixes []*MixMeasurement, classOf map[string]int) [
 			}
 		}
 	}
+	p.fit512Result = fit512Result{closed: -1}
 	if len(xs) == 0 {
 		return nil
 	}
@@ -237,6 +242,7 @@ func (p *inferProblem) fit512(mixes []*MixMeasurement, classOf map[string]int) [
 		}
 	}
 	errAfter, _ := rms(all, -1, nil)
+	p.fit512Result = fit512Result{n: n, before: errBefore, after: errAfter, closed: closed}
 	moved := map[string]int{}
 	mixed, changedClasses := 0, 0
 	for _, c := range order {
@@ -265,6 +271,15 @@ func (p *inferProblem) fit512(mixes []*MixMeasurement, classOf map[string]int) [
 		out = append(out, "most common: "+strings.Join(topCounts(moved, 4), "; "))
 	}
 	return out
+}
+
+// fit512Result is what fit512 found: over how many cross-width mixes,
+// their RMS error with the narrower forms' own ports (before) and with
+// the port that closes closed (after; -1: none closes, after = before).
+type fit512Result struct {
+	n             int
+	before, after float64
+	closed        int
 }
 
 // candidates512 lists the mappings a class may have beside 512-bit work

@@ -94,7 +94,7 @@ func (c cpuModel) describe(microarch, signature string) (model, base string) {
 	case c.Base == "":
 		base = "builds from no base (ports opened from the mixes)"
 	case c.BaseSource == modeldb.SourceMeasured:
-		base = "builds from " + c.Base + ", refining it (LLVM's competes)"
+		base = "builds from " + c.Base + ", refining it (builds from LLVM's and from no base compete)"
 	default:
 		base = "builds from " + c.Base + " (a build from no base competes)"
 	}

@@ -168,7 +168,7 @@ func TestCPUMachineModelLines(t *testing.T) {
 		model, base string
 	}{
 		{"measured here", cpuModel{File: "portlab-znver4.yml.gz", Source: "measured", Host: sig, LLVMCPU: "znver4", Base: "portlab-znver4.yml.gz", BaseSource: "measured"},
-			"portlab-znver4.yml.gz (embedded; measured on this CPU signature)", "builds from portlab-znver4.yml.gz, refining it (LLVM's competes)"},
+			"portlab-znver4.yml.gz (embedded; measured on this CPU signature)", "builds from portlab-znver4.yml.gz, refining it (builds from LLVM's and from no base compete)"},
 		{"measured on another signature", cpuModel{File: "portlab-znver4.yml.gz", Source: "measured", Host: "AuthenticAMD-19-61-2", LLVMCPU: "znver4", Base: "llvm14-znver3.yml.gz", BaseSource: "imported"},
 			"portlab-znver4.yml.gz (embedded; measured on AuthenticAMD-19-61-2, another CPU of this microarchitecture)", "builds from llvm14-znver3.yml.gz (a build from no base competes)"},
 		{"a measured stand-in", cpuModel{File: "portlab-emeraldrapids.yml.gz", Source: "measured", Host: "GenuineIntel-6-cf-2", LLVMCPU: "emeraldrapids", StandIn: true, Base: "llvm14-sapphirerapids.yml.gz", BaseSource: "imported"},
@@ -178,9 +178,9 @@ func TestCPUMachineModelLines(t *testing.T) {
 		{"LLVM's own", cpuModel{File: "llvm14-haswell.yml.gz", Source: "imported", LLVMCPU: "haswell", Base: "llvm14-haswell.yml.gz", BaseSource: "imported"},
 			"llvm14-haswell.yml.gz (embedded; LLVM's, imported: portlab characterize measures this host's)", "builds from llvm14-haswell.yml.gz (a build from no base competes)"},
 		{"yours", cpuModel{File: "/home/u/.local/share/portlab/models/" + sig + ".yml.gz", Source: "measured", Host: sig, Yours: true, Base: "portlab-znver4.yml.gz", BaseSource: "measured"},
-			"/home/u/.local/share/portlab/models/" + sig + ".yml.gz (yours, from portlab characterize)", "builds from portlab-znver4.yml.gz, refining it (LLVM's competes)"},
+			"/home/u/.local/share/portlab/models/" + sig + ".yml.gz (yours, from portlab characterize)", "builds from portlab-znver4.yml.gz, refining it (builds from LLVM's and from no base compete)"},
 		{"yours, unreadable", cpuModel{File: "/m/" + sig + ".yml.gz", Yours: true, Error: "the model of this host: /m/" + sig + ".yml.gz: gzip: invalid header", Base: "portlab-znver4.yml.gz", BaseSource: "measured"},
-			"unreadable: the model of this host: /m/" + sig + ".yml.gz: gzip: invalid header", "builds from portlab-znver4.yml.gz, refining it (LLVM's competes)"},
+			"unreadable: the model of this host: /m/" + sig + ".yml.gz: gzip: invalid header", "builds from portlab-znver4.yml.gz, refining it (builds from LLVM's and from no base compete)"},
 		{"none", cpuModel{Error: "no embedded model"},
 			"none for raptorlake (commands need --model FILE; portlab characterize builds this host's)", "builds from no base (ports opened from the mixes)"},
 	} {
