@@ -27,6 +27,7 @@ func init() {
 }
 
 func runCharacterize(args []string, stdout, stderr io.Writer) error {
+	softMemoryLimit()
 	fs := newFlagSet("characterize", stderr)
 	budget := fs.Duration("budget", 30*time.Minute, "time the whole run may take: the sweep and the validation draw, then as many mixes as the rest buys")
 	var outs stringList

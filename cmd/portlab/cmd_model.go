@@ -59,6 +59,7 @@ func runModel(args []string, stdout, stderr io.Writer) error {
 	case "import":
 		return runModelImport(args[1:], stdout, stderr)
 	case "build":
+		softMemoryLimit()
 		return runModelBuild(args[1:], stdout, stderr)
 	case "diff":
 		return runModelDiff(args[1:], stdout, stderr)
