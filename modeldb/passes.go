@@ -558,11 +558,7 @@ func (b *builder) classify(r *Pass) error {
 		sort.Ints(cl.mixes)
 	}
 	for _, mx := range b.fitMixes {
-		im := inferMix{y: mx.Cycles, overhead: mx.Overhead, commit: b.commitOf[mx]}
-		for _, pt := range mx.Parts {
-			im.parts = append(im.parts, classCount{b.classOf[pt.Form], float64(pt.Count)})
-		}
-		p.mixes = append(p.mixes, im)
+		p.mixes = append(p.mixes, b.inferMix(mx))
 	}
 	for _, cl := range p.classes {
 		cl.variant = -1
@@ -582,6 +578,17 @@ func (b *builder) classify(r *Pass) error {
 		r.Changes = append(r.Changes, fmt.Sprintf("%d forms in classes of their own: a first fit mispredicted their random mixes", len(b.split)))
 	}
 	return nil
+}
+
+// inferMix is a fitted mix as the port fit sees it: its forms' classes
+// (every form of a fitted mix has a throughput, hence a class) and its
+// store commit.
+func (b *builder) inferMix(mx *MixMeasurement) inferMix {
+	im := inferMix{y: mx.Cycles, overhead: mx.Overhead, commit: b.commitOf[mx]}
+	for _, pt := range mx.Parts {
+		im.parts = append(im.parts, classCount{b.classOf[pt.Form], float64(pt.Count)})
+	}
+	return im
 }
 
 // memoryDefaults gives memory forms the base has no memory part for the
@@ -861,19 +868,7 @@ func (b *builder) crossWidthFit(r *Pass) error {
 	}
 	var add []inferMix
 	for _, mx := range b.crossMixes {
-		im := inferMix{y: mx.Cycles, overhead: mx.Overhead, commit: b.commitOf[mx]}
-		ok := true
-		for _, pt := range mx.Parts {
-			c, found := b.classOf[pt.Form]
-			if !found {
-				ok = false
-				break
-			}
-			im.parts = append(im.parts, classCount{c, float64(pt.Count)})
-		}
-		if ok {
-			add = append(add, im)
-		}
+		add = append(add, b.inferMix(mx))
 	}
 	nOthers := len(p.mixes)
 	othersA := p.errorOver(0, nOthers)

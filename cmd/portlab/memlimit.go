@@ -14,13 +14,11 @@ import (
 // `characterize --budget 30m` run peaked at 18.9 GB resident, its Go
 // heap at about twice its live heap; on a 16 GiB host that would not fit.
 // GOMEMLIMIT, when set, decides instead; a host whose memory size cannot
-// be read keeps the runtime's default. It returns the limit set (0: none).
-func softMemoryLimit() int64 {
-	limit := memoryLimitFor(os.Getenv("GOMEMLIMIT"), totalMemory())
-	if limit > 0 {
+// be read keeps the runtime's default.
+func softMemoryLimit() {
+	if limit := memoryLimitFor(os.Getenv("GOMEMLIMIT"), totalMemory()); limit > 0 {
 		debug.SetMemoryLimit(limit)
 	}
-	return limit
 }
 
 // memoryLimitFor is the soft limit for a machine of total bytes (0:
