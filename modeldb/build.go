@@ -31,8 +31,10 @@ type BuildOptions struct {
 	Sources []string
 	From    string
 	// Clusters is the model whose clusters of execution ports a port
-	// group may not cross (the "clusters" pass); nil: the imported LLVM
-	// model nearest the model's LLVM CPU (ImportedNearest).
+	// group may not cross (the "clusters" pass), and whose ports a build
+	// from no base names its ports after (the "port names" pass); nil:
+	// the imported LLVM model nearest the model's LLVM CPU
+	// (ImportedNearest).
 	Clusters *Model
 	Infer    InferOptions
 	// Now stamps the provenance (nil: time.Now).

@@ -46,6 +46,9 @@ type Measurements struct {
 	// and partner domain; nil when not measured.
 	Domains map[string]map[string]float64
 	Hosts   []string // CPU signatures seen, sorted
+	// Microarchs are the LLVM -mcpu names the hosts gave their CPUs
+	// (results.HostInfo.Microarch, else the result's cpu_name), sorted.
+	Microarchs []string
 	// Skipped says why results were not used (one line per reason, with a count).
 	Skipped []string
 }
@@ -211,7 +214,7 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 	bs = results.Cleanest(bs)
 	ms := &Measurements{Forms: map[string]*FormMeasurements{}}
 	skipped := map[string]int{}
-	hosts := map[string]bool{}
+	hosts, uarchs := map[string]bool{}, map[string]bool{}
 	mixes := map[string]*MixMeasurement{}
 	commits := map[string][]float64{}                     // store-commit streams' cycles a store, by stream
 	commitsSure := map[string]int{}                       // their results that converged
@@ -237,6 +240,11 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		}
 		if host == "" {
 			host = b.CPUName
+		}
+		if x != nil && x.HostInfo != nil && x.HostInfo.Microarch != "" {
+			uarchs[x.HostInfo.Microarch] = true
+		} else if b.CPUName != "" {
+			uarchs[b.CPUName] = true
 		}
 		if x != nil && x.Unmeasurable != "" {
 			if f, ok := isa.Lookup(x.Form); ok {
@@ -543,6 +551,10 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		ms.Hosts = append(ms.Hosts, h)
 	}
 	sort.Strings(ms.Hosts)
+	for u := range uarchs {
+		ms.Microarchs = append(ms.Microarchs, u)
+	}
+	sort.Strings(ms.Microarchs)
 	for why, n := range skipped {
 		ms.Skipped = append(ms.Skipped, fmt.Sprintf("%d %s", n, why))
 	}

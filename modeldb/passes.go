@@ -92,6 +92,8 @@ var buildPasses = []buildPass{
 		"mov r64, m64 chained through the index in each address shape", (*builder).loadAddress},
 	{"address ports", "each lea address shape takes the port group that predicts its mixes with probes",
 		"lea address shapes beside probe forms", (*builder).addressPorts},
+	{"port names", "a build from no base names an abstract port after the port of the imported LLVM model nearest the host that the same forms use (the Jaccard index of the two sets of forms at least 0.35, 3 forms on both, best pairs first, each port once); the others keep their abstract names",
+		"a build from no base, and an imported LLVM model of the host's family", (*builder).portNames},
 }
 
 // builder is the state the passes share.
@@ -161,6 +163,10 @@ func (b *builder) startFromBase(r *Pass) error {
 		m.Name = "measured on " + host
 	} else {
 		m.Name = strings.TrimSpace(opt.Base.Name + " corrected by measurements on " + host)
+	}
+	if opt.LLVMCPU == "" && opt.Base == nil && len(ms.Microarchs) == 1 {
+		// From no base, the CPU the results' host named.
+		opt.LLVMCPU = ms.Microarchs[0]
 	}
 	if opt.LLVMCPU != "" && opt.LLVMCPU != m.LLVMCPU {
 		// Another CPU than the base's: its micro-architecture too.
@@ -1388,12 +1394,8 @@ func (b *builder) clusters(r *Pass) error {
 		r.Evidence = "no base model: abstract ports"
 		return nil
 	}
-	ref := b.opt.Clusters
+	ref := b.reference(r)
 	if ref == nil {
-		ref = ImportedNearest(b.m.LLVMCPU)
-	}
-	if ref == nil {
-		r.Evidence = fmt.Sprintf("no imported LLVM model for -mcpu %q or a CPU near it", b.m.LLVMCPU)
 		return nil
 	}
 	b.p.intOnly, b.p.vecOnly = clusterPorts(ref, b.p.ports)
@@ -1411,4 +1413,90 @@ func (b *builder) clusters(r *Pass) error {
 	}
 	r.Changes = append(r.Changes, fmt.Sprintf("no port group crosses them; %d base entries whose groups do are fitted afresh where measured", n))
 	return nil
+}
+
+// portNames names the abstract ports of a build from no base after the
+// ports of the imported LLVM model nearest the host (MatchPorts): on the
+// Zen 4 guest, from no base, 1*p[P0,P1,P2,P3] for add r64, r64 becomes
+// ALU0-3 and the port only shifts and vector-to-general moves add to
+// reads ALU1 or ALU2, as LLVM's znver3 has them. The ports keep what
+// they do; only their names and order change (those named first, in the
+// reference's order), in the model and in the build report.
+func (b *builder) portNames(r *Pass) error {
+	if !b.p.abstract {
+		r.Evidence = "a base model: its ports keep their names"
+		return nil
+	}
+	ref := b.reference(r)
+	if ref == nil {
+		return nil
+	}
+	matches := MatchPorts(b.m, ref)
+	if len(matches) == 0 {
+		r.Evidence = fmt.Sprintf("%s: no port's forms are evidently those of one of its ports", ref.Label())
+		return nil
+	}
+	to := map[string]string{}
+	for _, pm := range matches {
+		to[pm.Port] = pm.Ref
+	}
+	if err := b.m.RenamePorts(to); err != nil {
+		r.Evidence = fmt.Sprintf("%s: %v", ref.Label(), err)
+		return nil
+	}
+	refAt := map[string]int{}
+	for i, p := range ref.Ports {
+		refAt[p] = i
+	}
+	named := func(p string) bool { _, ok := refAt[p]; return ok }
+	sort.SliceStable(b.m.Ports, func(i, j int) bool {
+		pi, pj := b.m.Ports[i], b.m.Ports[j]
+		if named(pi) != named(pj) {
+			return named(pi)
+		}
+		return named(pi) && refAt[pi] < refAt[pj]
+	})
+	b.m.orderUsePorts()
+	b.rep.Ports = append([]string(nil), b.m.Ports...)
+	ren := func(s string) string { return renameAbstract(s, to) }
+	for i := range b.rep.Passes {
+		ps := &b.rep.Passes[i]
+		ps.Evidence = ren(ps.Evidence)
+		for k := range ps.Changes {
+			ps.Changes[k] = ren(ps.Changes[k])
+		}
+	}
+	for _, list := range [][]string{b.rep.Beside512, b.rep.AddressPorts, b.rep.MemoryPath} {
+		for k := range list {
+			list[k] = ren(list[k])
+		}
+	}
+	for k := range b.rep.Fits {
+		b.rep.Fits[k].Note = ren(b.rep.Fits[k].Note)
+	}
+	for _, e := range b.m.Forms {
+		if e.Provenance != nil {
+			e.Provenance.Note = ren(e.Provenance.Note)
+		}
+	}
+	r.Applied = true
+	r.Evidence = fmt.Sprintf("%s names %d of the %d ports", ref.Label(), len(matches), len(b.m.Ports))
+	for _, pm := range matches {
+		r.Changes = append(r.Changes, fmt.Sprintf("%s -> %s (Jaccard index %.2f, %d forms on both)", pm.Port, pm.Ref, pm.Jaccard, pm.Both))
+	}
+	return nil
+}
+
+// reference is the imported LLVM model the passes "clusters" and "port
+// names" go by: BuildOptions.Clusters, else the one nearest the model's
+// LLVM CPU. Without one it says so in r and returns nil.
+func (b *builder) reference(r *Pass) *Model {
+	if b.opt.Clusters != nil {
+		return b.opt.Clusters
+	}
+	ref := ImportedNearest(b.m.LLVMCPU)
+	if ref == nil {
+		r.Evidence = fmt.Sprintf("no imported LLVM model for -mcpu %q or a CPU near it", b.m.LLVMCPU)
+	}
+	return ref
 }

@@ -89,6 +89,7 @@ func TestPassesReportWhatEnabledThem(t *testing.T) {
 		{"false dependencies", false, "no stream over one destination register measured"},
 		{"store commit", false, "not measured"},
 		{"address ports", false, "no address shape"},
+		{"port names", false, "no imported LLVM model"},
 	} {
 		wantPass(t, rep, c.name, c.applied, c.evidence)
 	}

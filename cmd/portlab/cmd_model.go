@@ -331,7 +331,7 @@ func runModelBuild(args []string, stdout, stderr io.Writer) error {
 	base := fs.String("base", "", "start from this model (a file, or an embedded model); corrections are recorded")
 	lenient := fs.Bool("lenient", false, "accept forms the catalog lacks in the base model")
 	name := fs.String("name", "", "model name")
-	llvmCPU := fs.String("llvm-cpu", "", "LLVM -mcpu name of the measured CPU (default: the base model's)")
+	llvmCPU := fs.String("llvm-cpu", "", "LLVM -mcpu name of the measured CPU (default: the base model's; from no base, the one the results' host gave)")
 	holdout := fs.Float64("holdout", 0, "fraction of the mixes to keep out of the fit and predict afterwards (0-1)")
 	tol := fs.Float64("tolerance", modeldb.DefaultTolerance, "how much worse (RMS relative error) a smaller port mapping may fit and still be chosen")
 	lowConf := fs.Float64("low-confidence", modeldb.DefaultLowConfidence, "fit error above which a form is marked low-confidence")
