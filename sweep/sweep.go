@@ -1136,27 +1136,60 @@ func (a *appender) append(bs []*results.Benchmark) error {
 }
 
 // loadForResume reads a results file for resuming, truncating a document
-// torn by an interrupted write (everything after the last "...\n").
+// torn by an interrupted write (everything after the last "...\n"). The
+// file is read from its end for that, then parsed as a stream: it is
+// never held whole in memory.
 func loadForResume(path string) ([]*results.Benchmark, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if os.IsNotExist(err) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	end := bytes.LastIndex(data, []byte("\n...\n"))
-	keep := 0
-	if end >= 0 {
-		keep = end + len("\n...\n")
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
 	}
-	if keep != len(data) {
-		if err := os.Truncate(path, int64(keep)); err != nil {
+	keep, err := lastDocumentEnd(f, st.Size())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if keep != st.Size() {
+		if err := f.Truncate(keep); err != nil {
 			return nil, err
 		}
-		data = data[:keep]
 	}
-	return results.Parse(path, data)
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return results.ParseReader(path, io.LimitReader(f, keep))
+}
+
+// docEnd ends every complete document of a results file.
+var docEnd = []byte("\n...\n")
+
+// lastDocumentEnd returns the offset just past the last docEnd in the
+// first size bytes of r (0 when there is none), reading backwards a block
+// at a time.
+func lastDocumentEnd(r io.ReaderAt, size int64) (int64, error) {
+	const block = 1 << 16
+	buf := make([]byte, block+len(docEnd)-1)
+	for end := size; end > 0; {
+		start := max(0, end-block)
+		// The block and the bytes of the one after it that a marker
+		// crossing the boundary needs.
+		n := int(min(size, end+int64(len(docEnd)-1)) - start)
+		if _, err := r.ReadAt(buf[:n], start); err != nil && err != io.EOF {
+			return 0, err
+		}
+		if i := bytes.LastIndex(buf[:n], docEnd); i >= 0 {
+			return start + int64(i+len(docEnd)), nil
+		}
+		end = start
+	}
+	return 0, nil
 }
 
 // WriteSummary prints a short account of a sweep.
