@@ -88,6 +88,8 @@ type Builder struct {
 	Syntax  isa.Syntax
 	portIdx map[string]int
 	cache   map[formKey]*formInfo
+	// owns counts the own limits handed out (formInfo.own).
+	owns int
 	// builtinIdioms is set when the model marks no idiom at all (models
 	// imported from llvm-mca): the idioms every x86 core since Sandy
 	// Bridge and Bulldozer recognises are used instead.
@@ -246,6 +248,10 @@ type formInfo struct {
 	// work (modeldb.Entry.Latency512 / Latency), 0 when they stay.
 	latency512 float64
 	rtp        float64
+	// own is the form's own limit (pipeline.InstrDesc.Own) where its
+	// throughput is slower than its ports run it, 0 otherwise (ownLimit).
+	own      int
+	ownTicks int64
 	// writeLat and readAdv hold operand latencies by operand key ("0",
 	// "flags", "mem", "rax"); defaultAdv is the read-advance of register
 	// sources of a load-op form without operand latencies; implicitAdv is
@@ -366,6 +372,7 @@ func (b *Builder) form(f *isa.Form, shape string, pos isa.Pos) (*formInfo, error
 	if fi.uses, err = b.compileUses(name, e.PortPressure); err != nil {
 		return nil, err
 	}
+	b.ownLimit(fi, e)
 	if len(e.PortPressure512) > 0 && modeldb.IsNarrowVectorOp(f) {
 		fi.pressure512 = e.PortPressure512
 		if fi.uses512, err = b.compileUses(name, e.PortPressure512); err != nil {
@@ -552,6 +559,31 @@ func (b *Builder) loadAdvance(f *isa.Form, lat int) int {
 	return min(lat, roundCycles(b.loadLatency(class)))
 }
 
+// ownLimit gives a form whose measured throughput is slower than its
+// ports run it an own limit: its instances issue that throughput apart,
+// the floor the bottleneck bound applies too (count * throughput). A fit
+// gives such ports where the mixes show the form beside everything that
+// shares a port with it (on the Zen 4 guest, div r32: 1*p[ALU2]+
+// 1*p[FPP1,FPP2], a cycle by the ports, 6.0 measured; four independent
+// divides took 24.0 cycles, simulated without the limit 4.0).
+// Only measured entries: an imported model's throughput is llvm-mca's
+// report, which its own simulation does not apply either.
+func (b *Builder) ownLimit(fi *formInfo, e *modeldb.Entry) {
+	if len(fi.uses) == 0 || e.Throughput < 1 || e.Provenance == nil || e.Provenance.Source != modeldb.SourceMeasured {
+		return
+	}
+	bl, err := modeldb.Balance(b.Model.Ports, e.PortPressure)
+	if err != nil || e.Throughput <= bl.Cycles*(1+ownLimitMargin) {
+		return
+	}
+	b.owns++
+	fi.own, fi.ownTicks = b.owns, pipeline.CyclesToTicks(e.Throughput)
+}
+
+// ownLimitMargin is how much slower than its ports a form's throughput
+// must be for an own limit.
+const ownLimitMargin = 0.05
+
 // compileUses turns port pressure into the simulator's unit uses.
 func (b *Builder) compileUses(form string, pp modeldb.PortPressure) ([]pipeline.Use, error) {
 	var uses []pipeline.Use
@@ -714,6 +746,7 @@ func (b *Builder) Instr(in *isa.Inst) (*Instr, error) {
 	d.Uops = fi.slots
 	d.Latency = fi.latency
 	d.Uses = fi.uses
+	d.Own, d.OwnTicks = fi.own, fi.ownTicks
 	d.MayLoad, d.MayStore = fi.mayLoad, fi.mayStore
 	d.NoCommit = fi.mayStore && !fi.stores
 	d.LoadBarrier, d.StoreBarrier = fi.loadBarrier, fi.storeBarrier

@@ -92,6 +92,13 @@ type InstrDesc struct {
 	// which its bytes cross into the next line it takes LoadSplit.Uses as
 	// well as Uses.
 	LoadSplit *LoadSplit
+	// Own and OwnTicks are the instruction's own limit: instructions of
+	// one Own (above 0) issue OwnTicks apart at least, as a form's
+	// measured throughput holds where the ports a model gives it would
+	// run it faster (a divide whose mixes show the divider beside every
+	// port). Own 0: no such limit.
+	Own      int
+	OwnTicks int64
 }
 
 // LoadSplit places a load that may cross a 64-byte line: in iteration i

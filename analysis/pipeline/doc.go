@@ -33,8 +33,10 @@
 //     zero-latency instructions that use no port (zero idioms) and
 //     eliminated moves complete at dispatch. Among ready instructions
 //     the scheduler picks by rank (source index minus the number of
-//     dependent readers, older first on ties) any whose ports are free;
-//     there is no other limit on issues per cycle.
+//     dependent readers, older first on ties) any whose ports are free
+//     and whose own limit (InstrDesc.Own) is: instructions of one own
+//     limit issue OwnTicks apart at least, kept in ticks as port uses
+//     are. There is no other limit on issues per cycle.
 //   - A port use of c cycles keeps the chosen port busy for c cycles
 //     (fractional cycles are kept exactly, in 1/Scale cycle ticks: two
 //     half-cycle uses share a cycle). Among the free ports of a group the

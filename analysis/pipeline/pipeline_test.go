@@ -361,3 +361,37 @@ func TestLoadSplit(t *testing.T) {
 		t.Errorf("a split pointer chase: %.2f cycles a link, want its latency 5", got)
 	}
 }
+
+// An own limit spaces the instructions that share it by its ticks
+// whatever their ports allow: four independent one-cycle instructions
+// on the four ALUs, each held to six cycles, take 24 cycles an
+// iteration, to 4.5 cycles 18; without the limit 1, and another own
+// limit does not wait for the first.
+func TestOwnLimit(t *testing.T) {
+	block := func(own int, ticks int64, other bool) []*InstrDesc {
+		var b []*InstrDesc
+		for i := 0; i < 4; i++ {
+			d := alu(i, -1)
+			d.Reads = nil // independent: write-only
+			d.Own, d.OwnTicks = own, ticks
+			if other && i%2 == 1 {
+				d.Own = own + 1
+			}
+			b = append(b, d)
+		}
+		return b
+	}
+	for _, c := range []struct {
+		own   int
+		ticks int64
+		other bool
+		want  float64
+	}{
+		{1, 6 * Scale, false, 24}, {1, 9 * Scale / 2, false, 18}, {0, 6 * Scale, false, 1}, {1, 6 * Scale, true, 12},
+	} {
+		r := run(t, skl(), block(c.own, c.ticks, c.other), 200)
+		if per := float64(r.Cycles) / 200; per < c.want*0.98 || per > c.want*1.02+0.05 {
+			t.Errorf("own %d, %d ticks, two limits %v: %.2f cycles an iteration, want %v", c.own, c.ticks, c.other, per, c.want)
+		}
+	}
+}

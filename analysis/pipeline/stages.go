@@ -228,6 +228,9 @@ func (s *executeStage) issueReady() error {
 		restart := false
 		for i := 0; i < len(sc.ready); i++ {
 			in := sc.ready[i]
+			if sc.res.ownBusy(in.desc) {
+				continue
+			}
 			if busy := sc.res.check(in.desc); busy != 0 {
 				sc.busyUnits |= busy
 				in.critResources |= busy
@@ -390,7 +393,7 @@ func (s *executeStage) CycleEnd() error {
 	var regDeps, memDeps []*Inst
 	end := len(sc.pending) - sc.dispatchedToPending
 	for _, in := range sc.pending[:max(end, 0)] {
-		if sc.res.check(in.desc) != 0 {
+		if sc.res.check(in.desc) != 0 || sc.res.ownBusy(in.desc) {
 			continue
 		}
 		if in.desc.memop && sc.lsu.isPending(in.lsuGroup) {

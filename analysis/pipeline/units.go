@@ -482,6 +482,9 @@ type resources struct {
 	// groups that contain a unit.
 	groupIdx map[uint64]int
 	groupsOf [64][]int
+	// own is, per own limit (InstrDesc.Own), the tick until which it is
+	// taken.
+	own []int64
 	// Uses per unit (for views): cycles issued on each unit.
 }
 
@@ -536,6 +539,7 @@ func (r *resources) init(cfg *Config) {
 
 func (r *resources) reset(block []*cdesc) {
 	r.busy = [64]int64{}
+	clear(r.own)
 	for i := range r.holder {
 		r.holder[i] = -1
 	}
@@ -611,9 +615,21 @@ func (r *resources) check(d *cdesc) uint64 {
 	return busy
 }
 
+// ownBusy reports whether d's own limit (InstrDesc.Own) keeps it from
+// issuing in this cycle.
+func (r *resources) ownBusy(d *cdesc) bool {
+	return d.Own > 0 && d.Own < len(r.own) && r.own[d.Own] >= r.now+Scale
+}
+
 // issue takes d's ports for instruction idx and returns them.
 func (r *resources) issue(d *cdesc, idx int, used []UnitUse, record bool) []UnitUse {
 	lim := r.now + Scale
+	if d.Own > 0 {
+		if d.Own >= len(r.own) {
+			r.own = append(r.own, make([]int64, d.Own+1-len(r.own))...)
+		}
+		r.own[d.Own] = max(r.own[d.Own], r.now) + d.OwnTicks
+	}
 	for _, u := range d.uses {
 		ready := r.free & u.Units
 		var b uint64
