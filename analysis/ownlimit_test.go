@@ -53,4 +53,28 @@ instruction_forms:
 			t.Errorf("%s: simulated %.3f cycles/iteration, want %.2f", c.name, got, c.want)
 		}
 	}
+	// The bottleneck analysis names the limit, in text and JSON.
+	_, region := staticOf(t, m, divs)
+	b, _ := NewBuilder(m)
+	k, err := b.Kernel(region)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Analyze(k, Options{Iterations: 100}, Views{Bottleneck: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	PrintText(&out, []*Report{r})
+	if !strings.Contains(out.String(), "Forms' own throughput held ready instructions back in [ 9") || !strings.Contains(out.String(), "(div r32 at 6.00 cycles)") {
+		t.Errorf("bottleneck view:\n%s", out.String())
+	}
+	for _, v := range r.Views {
+		if v.Name() == "BottleneckAnalysis" {
+			j := v.(interface{ JSON(*Report) any }).JSON(r).(map[string]any)
+			if held, _ := j["OwnThroughputHeldCycles"].(int); held < 2000 {
+				t.Errorf("JSON OwnThroughputHeldCycles %v, want most of the ~2,400 cycles", j["OwnThroughputHeldCycles"])
+			}
+		}
+	}
 }

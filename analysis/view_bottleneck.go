@@ -145,6 +145,11 @@ func (v *bottleneckView) PrintText(w io.Writer, r *Report) {
 	if held := r.Result.CommitHeld; held > 0 && r.Static != nil {
 		commit = fmt.Sprintf("\nStore commit held stores back from retiring in [ %s%% ] of cycles (model store_commit: %s)\n", pct(held, r.Result.Cycles), r.Static.StoreCommit)
 	}
+	// Not llvm-mca's either: instructions held to their form's own
+	// throughput where their ports would run them faster (ownLimit).
+	if held := r.Result.OwnHeld; held > 0 {
+		commit += fmt.Sprintf("\nForms' own throughput held ready instructions back in [ %s%% ] of cycles (%s)\n", pct(held, r.Result.Cycles), strings.Join(r.ownLimited(), ", "))
+	}
 	if !v.seen || v.pressureCycles == 0 {
 		sb.WriteString("\n\nNo resource or data dependency bottlenecks discovered.\n")
 		sb.WriteString(commit)
@@ -305,5 +310,20 @@ func (v *bottleneckView) JSON(r *Report) any {
 		"Cycles": v.cycles, "PressureIncreaseCycles": v.pressureCycles, "ResourcePressureCycles": v.resCycles,
 		"DataDependencyCycles": v.dataCycles, "RegisterDependencyCycles": v.regCycles, "MemoryDependencyCycles": v.memCycles,
 		"PortPressure": ports, "CriticalSequence": seq, "StoreCommitHeldCycles": r.Result.CommitHeld,
+		"OwnThroughputHeldCycles": r.Result.OwnHeld,
 	}
+}
+
+// ownLimited names the kernel's forms held to their own throughput
+// (pipeline.InstrDesc.Own), each once, in kernel order.
+func (r *Report) ownLimited() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range r.Kernel.Instrs {
+		if x.Form != nil && x.Desc.Own > 0 && !seen[x.Form.Name()] {
+			seen[x.Form.Name()] = true
+			out = append(out, fmt.Sprintf("%s at %s cycles", x.Form.Name(), fmt2(x.RThroughput)))
+		}
+	}
+	return out
 }

@@ -104,6 +104,9 @@ type Result struct {
 	// CommitHeld counts the cycles in which a store waited to retire
 	// because the cycle's store commit (Config.StoreCommit) was spent.
 	CommitHeld int
+	// OwnHeld counts the cycles in which a ready instruction waited for
+	// its own limit (InstrDesc.Own) alone.
+	OwnHeld int
 }
 
 // Pipeline is the simulated core. It is reusable (Run resets it) but not
@@ -196,7 +199,7 @@ func (p *Pipeline) Run(block []*InstrDesc, iterations int) (Result, error) {
 			return Result{}, fmt.Errorf("simulation stalled: nothing retired for %d cycles at cycle %d", p.stalled, p.cycle)
 		}
 	}
-	res := Result{Cycles: p.cycle, Instructions: len(block) * iterations, CommitHeld: p.retire.held}
+	res := Result{Cycles: p.cycle, Instructions: len(block) * iterations, CommitHeld: p.retire.held, OwnHeld: p.execute.ownHeld}
 	for _, d := range p.block {
 		res.Uops += d.Uops * iterations
 	}
@@ -219,6 +222,7 @@ func (p *Pipeline) reset(block []*InstrDesc, iterations int) error {
 	p.cycle = 0
 	p.stalled = 0
 	p.retire.held = 0
+	p.execute.ownHeld, p.execute.ownHeldAt = 0, 0
 	p.emitEvents = len(p.listeners) > 0
 	for i := range p.ring {
 		r := &p.ring[i]

@@ -174,6 +174,9 @@ type executeStage struct {
 	pending  []*Inst
 	ready    []*Inst
 	used     []UnitUse
+	// ownHeld counts the cycles a ready instruction waited for its own
+	// limit (Result.OwnHeld); ownHeldAt is the last such cycle plus one.
+	ownHeld, ownHeldAt int
 }
 
 func (s *executeStage) reset() {
@@ -229,6 +232,9 @@ func (s *executeStage) issueReady() error {
 		for i := 0; i < len(sc.ready); i++ {
 			in := sc.ready[i]
 			if sc.res.ownBusy(in.desc) {
+				if s.ownHeldAt != p.cycle+1 {
+					s.ownHeld, s.ownHeldAt = s.ownHeld+1, p.cycle+1
+				}
 				continue
 			}
 			if busy := sc.res.check(in.desc); busy != 0 {
