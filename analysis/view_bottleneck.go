@@ -141,18 +141,18 @@ func (v *bottleneckView) PrintText(w io.Writer, r *Report) {
 	var sb strings.Builder
 	// Not llvm-mca's: stores held at retirement by the store commit
 	// (model store_commit), which back-end pressure does not show.
-	commit := ""
+	notes := ""
 	if held := r.Result.CommitHeld; held > 0 && r.Static != nil {
-		commit = fmt.Sprintf("\nStore commit held stores back from retiring in [ %s%% ] of cycles (model store_commit: %s)\n", pct(held, r.Result.Cycles), r.Static.StoreCommit)
+		notes = fmt.Sprintf("\nStore commit held stores back from retiring in [ %s%% ] of cycles (model store_commit: %s)\n", pct(held, r.Result.Cycles), r.Static.StoreCommit)
 	}
 	// Not llvm-mca's either: instructions held to their form's own
 	// throughput where their ports would run them faster (ownLimit).
 	if held := r.Result.OwnHeld; held > 0 {
-		commit += fmt.Sprintf("\nForms' own throughput held ready instructions back in [ %s%% ] of cycles (%s)\n", pct(held, r.Result.Cycles), strings.Join(r.ownLimited(), ", "))
+		notes += fmt.Sprintf("\nForms' own throughput held ready instructions back in [ %s%% ] of cycles (%s)\n", pct(held, r.Result.Cycles), strings.Join(r.ownLimited(), ", "))
 	}
 	if !v.seen || v.pressureCycles == 0 {
 		sb.WriteString("\n\nNo resource or data dependency bottlenecks discovered.\n")
-		sb.WriteString(commit)
+		sb.WriteString(notes)
 		io.WriteString(w, sb.String())
 		return
 	}
@@ -166,7 +166,7 @@ func (v *bottleneckView) PrintText(w io.Writer, r *Report) {
 	fmt.Fprintf(&sb, "\n  Data Dependencies:      [ %s%% ]", pct(v.dataCycles, v.cycles))
 	fmt.Fprintf(&sb, "\n  - Register Dependencies [ %s%% ]", pct(v.regCycles, v.cycles))
 	fmt.Fprintf(&sb, "\n  - Memory Dependencies   [ %s%% ]\n", pct(v.memCycles, v.cycles))
-	sb.WriteString(commit)
+	sb.WriteString(notes)
 	seq := v.criticalSequence()
 	if len(seq) > 0 {
 		sb.WriteString("\nCritical sequence based on the simulation:\n\n")

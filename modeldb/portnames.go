@@ -164,28 +164,21 @@ func (m *Model) RenamePorts(to map[string]string) error {
 			m.Ports[i] = r
 		}
 	}
-	m.eachPressure(ren)
-	return nil
-}
-
-// eachPressure replaces every port pressure the model holds by what f
-// makes of it: the load and store defaults and rules, and every entry's
-// (beside 512-bit work and per address shape too).
-func (m *Model) eachPressure(f func(PortPressure) PortPressure) {
-	m.LoadPorts, m.StorePorts = f(m.LoadPorts), f(m.StorePorts)
+	m.LoadPorts, m.StorePorts = ren(m.LoadPorts), ren(m.StorePorts)
 	for i := range m.LoadThroughput {
-		m.LoadThroughput[i].PortPressure = f(m.LoadThroughput[i].PortPressure)
+		m.LoadThroughput[i].PortPressure = ren(m.LoadThroughput[i].PortPressure)
 	}
 	for i := range m.StoreThroughput {
-		m.StoreThroughput[i].PortPressure = f(m.StoreThroughput[i].PortPressure)
+		m.StoreThroughput[i].PortPressure = ren(m.StoreThroughput[i].PortPressure)
 	}
 	for _, e := range m.Forms {
-		e.PortPressure = f(e.PortPressure)
-		e.PortPressure512 = f(e.PortPressure512)
+		e.PortPressure = ren(e.PortPressure)
+		e.PortPressure512 = ren(e.PortPressure512)
 		for k := range e.Addressing {
-			e.Addressing[k].PortPressure = f(e.Addressing[k].PortPressure)
+			e.Addressing[k].PortPressure = ren(e.Addressing[k].PortPressure)
 		}
 	}
+	return nil
 }
 
 // abstractPort is the name a build from no base gives a port it opens.

@@ -175,6 +175,33 @@ func Marshal(bs []*Benchmark) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// docEnd ends every document writeOne writes.
+var docEnd = []byte("\n...\n")
+
+// CompleteLength returns how many of the first size bytes of r hold
+// whole documents: the offset just past the last document's end marker
+// (0 when there is none), found reading backwards a block at a time, so
+// that a file torn by an interrupted write is cut without being read
+// whole.
+func CompleteLength(r io.ReaderAt, size int64) (int64, error) {
+	const block = 1 << 16
+	buf := make([]byte, block+len(docEnd)-1)
+	for end := size; end > 0; {
+		start := max(0, end-block)
+		// The block and the bytes of the one after it that a marker
+		// crossing the boundary needs.
+		n := int(min(size, end+int64(len(docEnd)-1)) - start)
+		if _, err := r.ReadAt(buf[:n], start); err != nil && err != io.EOF {
+			return 0, err
+		}
+		if i := bytes.LastIndex(buf[:n], docEnd); i >= 0 {
+			return start + int64(i+len(docEnd)), nil
+		}
+		end = start
+	}
+	return 0, nil
+}
+
 func writeOne(w io.Writer, b *Benchmark) error {
 	var doc bytes.Buffer
 	enc := yaml.NewEncoder(&doc)

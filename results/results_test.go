@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -132,5 +133,24 @@ func TestCleanestKeepsTheFastestWhereAsked(t *testing.T) {
 	}
 	if c := CompareClean(bs[1], bs[0]); c >= 0 {
 		t.Errorf("a noisy fast result compares %d with a converged slow one, want negative", c)
+	}
+}
+
+// The end of the last whole document is found reading backwards, also
+// where the marker crosses a block boundary or the file has none.
+func TestCompleteLength(t *testing.T) {
+	for _, at := range []int{-1, 0, 3, 1<<16 - 2, 1<<16 - 5, 1 << 16, 3<<16 + 7, 5<<16 - 5} {
+		data := bytes.Repeat([]byte("x: 1\n"), 5<<16/5)
+		if at >= 0 {
+			copy(data[at:], docEnd)
+		}
+		want := int64(0)
+		if i := bytes.LastIndex(data, docEnd); i >= 0 {
+			want = int64(i + len(docEnd))
+		}
+		got, err := CompleteLength(bytes.NewReader(data), int64(len(data)))
+		if err != nil || got != want {
+			t.Errorf("marker at %d of %d bytes: %d, %v; want %d", at, len(data), got, err, want)
+		}
 	}
 }

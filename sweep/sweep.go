@@ -8,7 +8,6 @@ package sweep
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -1152,7 +1151,7 @@ func loadForResume(path string) ([]*results.Benchmark, error) {
 	if err != nil {
 		return nil, err
 	}
-	keep, err := lastDocumentEnd(f, st.Size())
+	keep, err := results.CompleteLength(f, st.Size())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
@@ -1165,31 +1164,6 @@ func loadForResume(path string) ([]*results.Benchmark, error) {
 		return nil, err
 	}
 	return results.ParseReader(path, io.LimitReader(f, keep))
-}
-
-// docEnd ends every complete document of a results file.
-var docEnd = []byte("\n...\n")
-
-// lastDocumentEnd returns the offset just past the last docEnd in the
-// first size bytes of r (0 when there is none), reading backwards a block
-// at a time.
-func lastDocumentEnd(r io.ReaderAt, size int64) (int64, error) {
-	const block = 1 << 16
-	buf := make([]byte, block+len(docEnd)-1)
-	for end := size; end > 0; {
-		start := max(0, end-block)
-		// The block and the bytes of the one after it that a marker
-		// crossing the boundary needs.
-		n := int(min(size, end+int64(len(docEnd)-1)) - start)
-		if _, err := r.ReadAt(buf[:n], start); err != nil && err != io.EOF {
-			return 0, err
-		}
-		if i := bytes.LastIndex(buf[:n], docEnd); i >= 0 {
-			return start + int64(i+len(docEnd)), nil
-		}
-		end = start
-	}
-	return 0, nil
 }
 
 // WriteSummary prints a short account of a sweep.

@@ -1,7 +1,6 @@
 package sweep
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -276,25 +275,6 @@ func TestMoreNoisyRounds(t *testing.T) {
 	} {
 		if got := moreRounds(c.round, c.elapsed, c.last, c.converged, c.budget); got != c.want {
 			t.Errorf("round %d, %v elapsed, last round %v converging %.0f%%, budget %v: %v, want %v", c.round, c.elapsed, c.last, 100*c.converged, c.budget, got, c.want)
-		}
-	}
-}
-
-// The end of the last whole document is found reading backwards, also
-// where the marker crosses a block boundary or the file has none.
-func TestLastDocumentEnd(t *testing.T) {
-	for _, at := range []int{-1, 0, 3, 1<<16 - 2, 1<<16 - 5, 1 << 16, 3<<16 + 7, 5<<16 - 5} {
-		data := bytes.Repeat([]byte("x: 1\n"), 5<<16/5)
-		if at >= 0 {
-			copy(data[at:], docEnd)
-		}
-		want := int64(0)
-		if i := bytes.LastIndex(data, docEnd); i >= 0 {
-			want = int64(i + len(docEnd))
-		}
-		got, err := lastDocumentEnd(bytes.NewReader(data), int64(len(data)))
-		if err != nil || got != want {
-			t.Errorf("marker at %d of %d bytes: %d, %v; want %d", at, len(data), got, err, want)
 		}
 	}
 }
