@@ -1,6 +1,7 @@
 package modeldb
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,6 +28,22 @@ func clusterModel(t *testing.T, shared bool) *Model {
 	m.Put(&Entry{Form: "vmovdqa ymm, m256", Uops: 1, Latency: 5, Throughput: 1, PortPressure: pp("LD"), Flags: []string{FlagMayLoad}})
 	m.Reindex()
 	return m
+}
+
+// clusterResult is a throughput result of form.
+func clusterResult(id, form string, tp float64) *results.Benchmark {
+	return &results.Benchmark{Mode: "inverse_throughput", Measurements: []results.Measurement{{Key: "inverse_throughput", Value: tp}},
+		Portlab: &results.Extra{ID: id, Form: form, Kind: "throughput", Median: tp, Reps: 5, Clean: 5, Host: "h"}}
+}
+
+// clusterMix is a port-conflict mix result of cycles a copy.
+func clusterMix(id string, parts []results.MixPart, cycles float64) *results.Benchmark {
+	n := 0
+	for _, p := range parts {
+		n += p.Count
+	}
+	return &results.Benchmark{Mode: "inverse_throughput", Measurements: []results.Measurement{{Key: "inverse_throughput", Value: cycles / float64(n), PerSnippetValue: cycles}},
+		Portlab: &results.Extra{ID: id, Kind: "ports", Median: cycles / float64(n), Reps: 5, Clean: 5, Host: "h", Mix: parts}}
 }
 
 // The clusters of a reference: ports only integer register forms use and
@@ -58,26 +75,14 @@ func TestBuildKeepsClustersApart(t *testing.T) {
 	e, _ := base.Lookup("vpaddd ymm, ymm, ymm")
 	e.PortPressure = PortPressure{{Cycles: 1, Ports: []string{"ALU1", "FP0", "FP1"}}}
 	e.Throughput = 1.0 / 3
-	res := func(id, form string, tp float64) *results.Benchmark {
-		return &results.Benchmark{Mode: "inverse_throughput", Measurements: []results.Measurement{{Key: "inverse_throughput", Value: tp}},
-			Portlab: &results.Extra{ID: id, Form: form, Kind: "throughput", Median: tp, Reps: 5, Clean: 5, Host: "h"}}
-	}
-	mix := func(id string, parts []results.MixPart, cycles float64) *results.Benchmark {
-		n := 0
-		for _, p := range parts {
-			n += p.Count
-		}
-		return &results.Benchmark{Mode: "inverse_throughput", Measurements: []results.Measurement{{Key: "inverse_throughput", Value: cycles / float64(n), PerSnippetValue: cycles}},
-			Portlab: &results.Extra{ID: id, Kind: "ports", Median: cycles / float64(n), Reps: 5, Clean: 5, Host: "h", Mix: parts}}
-	}
 	// What the base's mapping predicts: three vpaddd a cycle over ALU1,
 	// FP0 and FP1, beside adds (ALU0, ALU1), imuls (ALU1) and vaddpd
 	// (FP0, FP1).
 	bs := []*results.Benchmark{
-		res("a", "add r64, r64", 0.5), res("i", "imul r64, r64", 1), res("v", "vaddpd ymm, ymm, ymm", 0.5), res("p", "vpaddd ymm, ymm, ymm", 1.0/3),
-		mix("m1", []results.MixPart{{Form: "vpaddd ymm, ymm, ymm", Count: 8}, {Form: "add r64, r64", Count: 8}}, 4),
-		mix("m2", []results.MixPart{{Form: "vpaddd ymm, ymm, ymm", Count: 8}, {Form: "imul r64, r64", Count: 8}}, 8),
-		mix("m3", []results.MixPart{{Form: "vpaddd ymm, ymm, ymm", Count: 8}, {Form: "vaddpd ymm, ymm, ymm", Count: 8}}, 16.0/3),
+		clusterResult("a", "add r64, r64", 0.5), clusterResult("i", "imul r64, r64", 1), clusterResult("v", "vaddpd ymm, ymm, ymm", 0.5), clusterResult("p", "vpaddd ymm, ymm, ymm", 1.0/3),
+		clusterMix("m1", []results.MixPart{{Form: "vpaddd ymm, ymm, ymm", Count: 8}, {Form: "add r64, r64", Count: 8}}, 4),
+		clusterMix("m2", []results.MixPart{{Form: "vpaddd ymm, ymm, ymm", Count: 8}, {Form: "imul r64, r64", Count: 8}}, 8),
+		clusterMix("m3", []results.MixPart{{Form: "vpaddd ymm, ymm, ymm", Count: 8}, {Form: "vaddpd ymm, ymm, ymm", Count: 8}}, 16.0/3),
 	}
 	for _, shared := range []bool{true, false} {
 		ms := CollectMeasurements(bs, CollectOptions{})
@@ -97,6 +102,91 @@ func TestBuildKeepsClustersApart(t *testing.T) {
 		wantPass(t, rep, "clusters", true, "keeps integer ports p[ALU0,ALU1] and vector ports p[FP0,FP1] apart")
 		if onALU {
 			t.Errorf("two clusters: vpaddd ymm, ymm, ymm on %s, a group across them", FormatPressure(got.PortPressure))
+		}
+	}
+}
+
+// TestBuildKeepsRegisterFormsInTheirCluster: mixes that no mapping
+// within the clusters explains (adds that slow a vector stream as if
+// they ran on its pipes, and imuls that do not slow the adds) are
+// explained, where the reference shares its ports, by register forms
+// on the other kind's ports or on the load port (the fit puts imul r64,
+// r64 on the load port and vaddpd on the ALUs: what it once did with
+// adc r64, imm8 and mov r64, r64 on the Zen 4 guest); where the
+// reference keeps two clusters every register form stays on its own
+// cluster's ports, and the pass says so.
+func TestBuildKeepsRegisterFormsInTheirCluster(t *testing.T) {
+	base := clusterModel(t, false)
+	base.Name = "base"
+	// 8 adds beside 16 vaddpd take 12 cycles, as if the adds took the
+	// vector pipes (8 on the ALUs); beside imul and loads they cost
+	// nothing.
+	bs := []*results.Benchmark{
+		clusterResult("a", "add r64, r64", 0.5), clusterResult("i", "imul r64, r64", 1), clusterResult("v", "vaddpd ymm, ymm, ymm", 0.5), clusterResult("l", "mov r64, m64", 1),
+		clusterMix("m1", []results.MixPart{{Form: "add r64, r64", Count: 8}, {Form: "vaddpd ymm, ymm, ymm", Count: 16}}, 12),
+		clusterMix("m2", []results.MixPart{{Form: "add r64, r64", Count: 8}, {Form: "imul r64, r64", Count: 4}}, 4),
+		clusterMix("m3", []results.MixPart{{Form: "add r64, r64", Count: 8}, {Form: "mov r64, m64", Count: 4}}, 4),
+	}
+	outside := func(m *Model) []string {
+		var out []string
+		for form, own := range map[string]string{"add r64, r64": "ALU", "imul r64, r64": "ALU", "vaddpd ymm, ymm, ymm": "FP"} {
+			e, _ := m.Lookup(form)
+			for _, u := range e.PortPressure {
+				for _, port := range u.Ports {
+					if !strings.HasPrefix(port, own) {
+						out = append(out, form+" on "+FormatPressure(e.PortPressure))
+					}
+				}
+			}
+		}
+		return out
+	}
+	for _, shared := range []bool{false, true} {
+		ms := CollectMeasurements(bs, CollectOptions{})
+		m, rep, err := Build(ms, BuildOptions{Base: base, Clusters: clusterModel(t, shared), Now: fixedNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := outside(m)
+		if shared {
+			if len(out) == 0 {
+				t.Error("shared ports: every register form on its own kind's ports; the mixes want one elsewhere")
+			}
+			continue
+		}
+		if len(out) > 0 {
+			t.Errorf("two clusters: %s", strings.Join(out, "; "))
+		}
+		p := passOf(t, rep, "clusters")
+		if !p.Applied || !slices.ContainsFunc(p.Changes, func(c string) bool { return strings.Contains(c, "integer register forms keep to the integer ports") }) {
+			t.Errorf("pass clusters: applied %v, changes %q: want the register forms' rule", p.Applied, p.Changes)
+		}
+	}
+}
+
+// The register domain of a form: general registers alone (fixed ones,
+// shift counts and immediates included) are integer work, vector or MMX
+// registers alone (a write mask included) vector work; memory, mask
+// register operands, both kinds, and a vector form that writes the flags
+// are neither.
+func TestRegisterDomain(t *testing.T) {
+	for form, want := range map[string]regDomain{
+		"add r64, r64":             domainInteger,
+		"adc al, imm8":             domainInteger,
+		"rcl r64, cl":              domainInteger,
+		"ror r32, 1":               domainInteger,
+		"vaddpd ymm, ymm, ymm":     domainVector,
+		"paddb mm, mm":             domainVector,
+		"vpermq zmm, zmm, imm8":    domainVector,
+		"ptest xmm, xmm":           domainNone,
+		"movq r64, xmm":            domainNone,
+		"add r64, m64":             domainNone,
+		"vaddpd zmm {k}, zmm, zmm": domainVector,
+		"kandw k, k, k":            domainNone,
+		"no such form":             domainNone,
+	} {
+		if got := registerDomain(form); got != want {
+			t.Errorf("%s: domain %d, want %d", form, got, want)
 		}
 	}
 }

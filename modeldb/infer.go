@@ -199,8 +199,13 @@ type inferClass struct {
 	// narrow class's mapping beside 512-bit work (nil: cur), fitted by
 	// fit512 from its crossMixes cross-width mixes.
 	wide, narrow bool
-	cur512       []maskUse
-	crossMixes   int
+	// domain is the register domain all the class's forms keep to
+	// (registerDomain): a candidate never maps an integer class onto
+	// vector ports, a vector class onto integer ones, or either onto the
+	// memory ports (domainForbids).
+	domain     regDomain
+	cur512     []maskUse
+	crossMixes int
 	// results
 	err, maxErr float64
 	evaluated   int // mixes the error is over
@@ -650,6 +655,7 @@ func (p *inferProblem) fitClass(c int) bool {
 		}
 	}
 	var cands []*candidate
+	forbidden := p.domainForbids(cl.domain)
 	add := func(cd *candidate) bool {
 		if p.crossesClusters(cd.uses) {
 			return false
@@ -665,6 +671,9 @@ func (p *inferProblem) fitClass(c int) bool {
 		var all uint64
 		for _, u := range cd.uses {
 			all |= u.mask
+		}
+		if all&forbidden != 0 {
+			return false
 		}
 		cd.shared = bits.OnesCount64(all & tested)
 		cd.second = cl.oneUop && len(cd.uses) > 1
@@ -1629,4 +1638,61 @@ func clusterPorts(ref *Model, ports []string) (intOnly, vecOnly uint64) {
 		return 0, 0
 	}
 	return ints &^ vecs, vecs &^ ints
+}
+
+// regDomain is the register domain of a form that touches no memory.
+type regDomain int
+
+const (
+	domainNone    regDomain = iota // memory, both kinds, mask register operands, a vector form's implicit operands or flags
+	domainInteger                  // general registers (and their implicit ones, flags) only
+	domainVector                   // vector or MMX registers only (a write mask included)
+)
+
+// registerDomain is the domain of the form named n: integer for a form
+// whose operands are general registers and immediates, vector for one
+// whose operands are vector or MMX registers and immediates (masked or
+// not) and that reads and writes nothing implicitly, flags included (a
+// vector form writing the flags, ptest, crosses to the integer side);
+// none otherwise.
+func registerDomain(n string) regDomain {
+	f, ok := isa.Lookup(n)
+	if !ok || f.HasMemory() {
+		return domainNone
+	}
+	gpr, vec := false, false
+	for _, op := range f.Operands {
+		switch op.Kind {
+		case isa.KindR8, isa.KindR16, isa.KindR32, isa.KindR64, "al", "ax", "eax", "rax", "cl", "dx":
+			gpr = true
+		case isa.KindXMM, isa.KindYMM, isa.KindZMM, isa.KindMM, "xmm0":
+			vec = true
+		case isa.KindImm8, isa.KindImm16, isa.KindImm32, isa.KindImm64, isa.KindConst1:
+		default:
+			return domainNone
+		}
+	}
+	switch {
+	case gpr && !vec:
+		return domainInteger
+	case vec && !gpr && len(f.ImplicitReads)+len(f.ImplicitWrites) == 0 && f.FlagsRead|f.FlagsWritten|f.FlagsUndefined == 0:
+		return domainVector
+	}
+	return domainNone
+}
+
+// domainForbids is the ports a class of domain d may not use: the other
+// cluster's (clusterPorts) and the memory ports (memoryPorts); none
+// where the base gives no clusters.
+func (p *inferProblem) domainForbids(d regDomain) uint64 {
+	if p.intOnly == 0 || p.vecOnly == 0 {
+		return 0
+	}
+	switch d {
+	case domainInteger:
+		return p.vecOnly | p.memPorts
+	case domainVector:
+		return p.intOnly | p.memPorts
+	}
+	return 0
 }
