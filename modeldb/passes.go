@@ -532,6 +532,7 @@ func (b *builder) classify(r *Pass) error {
 			solo++
 			key = "solo|" + n
 		}
+		d := registerDomain(n)
 		c, ok := byKey[key]
 		if !ok {
 			c = len(p.classes)
@@ -541,14 +542,13 @@ func (b *builder) classify(r *Pass) error {
 			// A register form has no memory part, even where a base
 			// fitted before has it on a load port.
 			var mem []maskUse
-			if registerDomain(n) == domainNone {
+			if d == domainNone {
 				mem = p.fixedMemoryUses(baseUses, fm.Throughput)
 			}
 			p.classes = append(p.classes, &inferClass{base: baseUses, slots: slots, oneUop: oneUop,
 				mem: mem, wide: wide, narrow: narrow})
 		}
 		cl := p.classes[c]
-		d := registerDomain(n)
 		if len(cl.forms) > 0 && d != cl.domain {
 			d = domainNone
 		}
@@ -1406,10 +1406,11 @@ func operandLatencies(lat map[string]float64) []OperandLatency {
 // and mov r64, r64 on p[AGU0,AGU1,AGU2,FPP1,FPP3,new0], where no group
 // crossed the clusters. Built with that from the measurements of two
 // characterize runs on the Zen 4 guest, from three bases (2026-11-29),
-// the kernels came out as close or closer every time (MAPE 4.1 -> 3.4 %, 3.8 -> 3.8
-// %, 3.9 -> 3.2 %; tau-b 0.927 -> 0.940, 0.929 -> 0.933, 0.924 -> 0.945)
-// and the random-mix draws moved -1.5 to +0.6 points, 0.5 lower on
-// average (docs/benchmarks.md, "register forms in their cluster").
+// the kernels came out as close or closer every time (MAPE 4.1 -> 3.4
+// %, 3.8 -> 3.8 %, 3.9 -> 3.2 %; tau-b 0.927 -> 0.940, 0.929 -> 0.933,
+// 0.924 -> 0.945) and the random-mix draws moved -1.5 to +0.6 points,
+// 0.5 lower on average (docs/benchmarks.md, "register forms in their
+// cluster").
 func (b *builder) clusters(r *Pass) error {
 	if b.p.abstract {
 		r.Evidence = "no base model: abstract ports"
