@@ -175,7 +175,8 @@ func Marshal(bs []*Benchmark) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// docEnd ends every document writeOne writes.
+// docEnd ends every document writeOne writes: YAML's document end
+// marker on a line of its own.
 var docEnd = []byte("\n...\n")
 
 // CompleteLength returns how many of the first size bytes of r hold
@@ -210,7 +211,8 @@ func writeOne(w io.Writer, b *Benchmark) error {
 		return err
 	}
 	enc.Close()
-	_, err := fmt.Fprintf(w, "---\n%s...\n", doc.String())
+	// The encoder ends the document with a newline, docEnd's first byte.
+	_, err := fmt.Fprintf(w, "---\n%s%s", doc.String(), docEnd[1:])
 	return err
 }
 
