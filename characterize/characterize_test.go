@@ -293,7 +293,7 @@ func TestReportByMemory(t *testing.T) {
 // A run that starts from a model measured before also builds from the
 // imported LLVM model nearest the host and from no base, one that starts
 // from an imported model also from no base (each where the budget allows; the validation
-// draw keeps the better, and the report says which); one that starts
+// draw decides which to keep, keepBuild, and the report says which); one that starts
 // from the model --base named, or from none, builds once.
 func TestOtherBases(t *testing.T) {
 	measured, err := modeldb.Embedded("portlab-znver4.yml.gz")
@@ -335,5 +335,61 @@ func TestOtherBases(t *testing.T) {
 	WriteText(&text, &Report{Host: "h", Base: imported.Label(), Bases: "built from a (1 %) and from no base (2 %): kept the build from no base"})
 	if !strings.Contains(text.String(), "base       "+imported.Label()+"\n           built from a (1 %) and from no base (2 %): kept the build from no base\n") {
 		t.Errorf("the report does not say which build was kept:\n%s", text.String())
+	}
+}
+
+// moved is a build's per-mix outcomes on a validation draw: those of
+// from with wins more mixes predicted within 10 % (of those from
+// misses) and losses fewer (of those it predicts).
+func moved(from []bool, wins, losses int) []bool {
+	w := append([]bool(nil), from...)
+	for k := range w {
+		switch {
+		case !from[k] && wins > 0:
+			w[k], wins = true, wins-1
+		case from[k] && losses > 0:
+			w[k], losses = false, losses-1
+		}
+	}
+	return w
+}
+
+// The first build (the run's own base) stays unless a later one predicts
+// more of the validation draw beyond chance (the sign test on the mixes
+// only one of them predicts); a later one that wins must then be beaten
+// in turn, and the report says why the kept one stands.
+func TestKeepBuild(t *testing.T) {
+	labels := func(i int) string { return []string{"base", "imported", "no base"}[i] }
+	base := make([]bool, 400)
+	for k := range base {
+		base[k] = k%5 != 0 // 320 of 400 within 10 %
+	}
+	// 6 mixes ahead and 3 behind: within chance (p = 0.25).
+	near := moved(base, 6, 3)
+	best, why := keepBuild([][]bool{base, near})
+	if best != 0 {
+		t.Errorf("a build 6 mixes ahead and 3 behind replaced the base")
+	}
+	if s := why(labels); !strings.Contains(s, "from imported 6 against 3, p = 0.25: within chance") {
+		t.Errorf("why the base stands: %q", s)
+	}
+	// 25 ahead, 5 behind: kept (p < 0.001).
+	far := moved(base, 25, 5)
+	best, why = keepBuild([][]bool{base, near, far})
+	if best != 2 {
+		t.Fatalf("a build 25 mixes ahead and 5 behind was not kept (kept %d)", best)
+	}
+	if s := why(labels); !strings.Contains(s, "from no base predicts 25 mixes within 10 % that the build before it misses and misses 5 it predicts, p = 0.000") {
+		t.Errorf("why the winner was kept: %q", s)
+	}
+	// A later build must beat the one that replaced the base, not the base.
+	best, _ = keepBuild([][]bool{base, far, near})
+	if best != 1 {
+		t.Errorf("kept %d: the build that beat the base lost its place to one that did not beat it", best)
+	}
+	// Equal builds: the first stays, and nothing needs saying.
+	best, why = keepBuild([][]bool{base, moved(base, 0, 0)})
+	if best != 0 || why(labels) != "" {
+		t.Errorf("equal builds: kept %d, %q", best, why(labels))
 	}
 }

@@ -18,7 +18,11 @@
 //	ports       port-conflict mixes of the forms with the probes, the most
 //	            informative forms first (PortsOrder)
 //	fit         random fit mixes, which the build fits
-//	build       modeldb.Build from the imported model nearest the host
+//	build       modeldb.Build from the model measured before on this CPU
+//	            signature, else the imported model nearest the host; where
+//	            the budget allows, builds from other bases compete and the
+//	            validation draw decides (keepBuild: the first stays unless
+//	            another predicts the draw better beyond chance)
 //	evaluate    the validation draw predicted by the new model (and by the
 //	            base, for comparison)
 //	predict     the kernels predicted by the new model, the base model and

@@ -176,6 +176,76 @@ func EvaluateMixMeasurements(m *Model, mixes []*MixMeasurement, tolerance float6
 	return EvaluateMixMeasurementsWith(m, mixes, tolerance, "", nil)
 }
 
+// WithinEach says for each of mixes whether m's bottleneck bound
+// predicts it within tolerance (false where the model lacks a form or
+// the mix has no cycles): a per-mix EvaluateMixMeasurements, for paired
+// comparisons of two models on one draw.
+func WithinEach(m *Model, mixes []*MixMeasurement, tolerance float64) []bool {
+	predict := BoundPredictor(m)
+	out := make([]bool, len(mixes))
+	for i, mx := range mixes {
+		if mx.Cycles <= 0 {
+			continue
+		}
+		if pr, err := predict(mx); err == nil {
+			out[i] = math.Abs(pr.Cycles-mx.Cycles) <= tolerance*mx.Cycles
+		}
+	}
+	return out
+}
+
+// Paired is two models' predictions of the same mixes, paired mix by
+// mix: N mixes both predicted, OnlyA predicted within tolerance by the
+// first alone, OnlyB by the second alone, and P the one-sided sign test's
+// p-value for the model with more of them (the chance that of the
+// OnlyA+OnlyB mixes only one predicts, each a fair coin's toss, as many
+// or more fall its way; 1 when they tie): a draw of a few hundred mixes
+// separates two models a few mixes apart no better than chance.
+type Paired struct {
+	N, OnlyA, OnlyB int
+	P               float64
+}
+
+// PairReports pairs two reports on the same mixes (EvaluateMixes or
+// EvaluateMixMeasurements with one tolerance), by each mix's parts and
+// measured cycles; mixes only one report holds are left out.
+func PairReports(a, b *MixReport) Paired {
+	key := func(x MixResult) string { return fmt.Sprintf("%s@%g", MixString(x.Parts), x.Measured) }
+	in := map[string][]bool{}
+	for _, x := range b.Mixes {
+		k := key(x)
+		in[k] = append(in[k], math.Abs(x.Error) <= b.Tolerance)
+	}
+	var wa, wb []bool
+	for _, x := range a.Mixes {
+		k := key(x)
+		if q := in[k]; len(q) > 0 {
+			wa, wb = append(wa, math.Abs(x.Error) <= a.Tolerance), append(wb, q[0])
+			in[k] = q[1:]
+		}
+	}
+	return PairOutcomes(wa, wb)
+}
+
+// PairOutcomes is Paired for two models' outcomes on the same mixes, in
+// one order (WithinEach).
+func PairOutcomes(a, b []bool) Paired {
+	p := Paired{N: min(len(a), len(b))}
+	for k := 0; k < p.N; k++ {
+		switch {
+		case a[k] && !b[k]:
+			p.OnlyA++
+		case b[k] && !a[k]:
+			p.OnlyB++
+		}
+	}
+	p.P = stats.SignTest(max(p.OnlyA, p.OnlyB), min(p.OnlyA, p.OnlyB))
+	if p.OnlyA == p.OnlyB {
+		p.P = 1
+	}
+	return p
+}
+
 // EvaluateMixMeasurementsWith is EvaluateMixMeasurements with another
 // predictor (nil: the bottleneck bound), named in the report.
 func EvaluateMixMeasurementsWith(m *Model, mixes []*MixMeasurement, tolerance float64, name string, predict MixPredictor) *MixReport {

@@ -564,8 +564,9 @@ func runModelEval(args []string, stdout, stderr io.Writer) error {
 	lenient := fs.Bool("lenient", false, "accept forms the catalog lacks")
 	which := fs.String("mixes", "all", "which mixes to score: all, ports (what model build fits: form with probe, and bench --mode fit-mixes) or random (bench --mode random-mixes, never fitted)")
 	simulate := fs.Bool("simulate", false, "predict each mix by simulating its machine code as measured, as validate predicts a kernel (the generator's resets, register chains and store lines count), rather than by the model's bottleneck bound (what model build fits)")
+	against := fs.String("against", "", "compare with this model (a file, an embedded model, or host) mix by mix: how many mixes only one of the two predicts within the tolerance, and whether the difference is beyond chance (the sign test)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: portlab model eval --model M [--mixes all|ports|random] [--simulate] RESULTS...   (results with mixes)")
+		fmt.Fprintln(stderr, "usage: portlab model eval --model M [--against M2] [--mixes all|ports|random] [--simulate] RESULTS...   (results with mixes)")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -591,26 +592,64 @@ func runModelEval(args []string, stdout, stderr io.Writer) error {
 		}
 		bs = append(bs, b...)
 	}
-	var r *modeldb.MixReport
-	if *simulate {
+	evaluate := func(m *modeldb.Model) (*modeldb.MixReport, error) {
+		if !*simulate {
+			return modeldb.EvaluateMixes(m, bs, *tol, set), nil
+		}
 		sim, err := analysis.MixSimulator(m)
+		if err != nil {
+			return nil, err
+		}
+		return modeldb.EvaluateMixesWith(m, bs, *tol, set, analysis.MixSimulatorName, sim), nil
+	}
+	r, err := evaluate(m)
+	if err != nil {
+		return err
+	}
+	var other *modeldb.MixReport
+	var paired modeldb.Paired
+	if *against != "" {
+		m2, err := loadModelArg(*against, *lenient, stderr)
 		if err != nil {
 			return err
 		}
-		r = modeldb.EvaluateMixesWith(m, bs, *tol, set, analysis.MixSimulatorName, sim)
-	} else {
-		r = modeldb.EvaluateMixes(m, bs, *tol, set)
+		if other, err = evaluate(m2); err != nil {
+			return err
+		}
+		paired = modeldb.PairReports(r, other)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
+		if other != nil {
+			return enc.Encode(struct {
+				Model, Against *modeldb.MixReport
+				Paired         modeldb.Paired
+			}{r, other, paired})
+		}
 		return enc.Encode(r)
 	}
 	if r.N == 0 && r.Missing == 0 {
 		return fmt.Errorf("no %s mixes in %s", *which, strings.Join(pos, ", "))
 	}
 	fmt.Fprint(stdout, r.Summary(*limit))
+	if other != nil {
+		fmt.Fprintf(stdout, "\nagainst %s: %d of %d (%.1f%%) within %.0f%%\n", other.Model, other.Within, other.N, 100*other.Fraction(), 100*other.Tolerance)
+		fmt.Fprint(stdout, pairedText(paired, r.Tolerance, "--model", "--against"))
+	}
 	return nil
+}
+
+// pairedText says in words how two models, a and b, compare mix by mix.
+func pairedText(p modeldb.Paired, tol float64, a, b string) string {
+	s := fmt.Sprintf("of the %d mixes both predict, %d are within %.0f%% by %s alone, %d by %s alone", p.N, p.OnlyA, 100*tol, a, p.OnlyB, b)
+	switch {
+	case p.OnlyA == p.OnlyB:
+		return s + ": no difference\n"
+	case p.P < 0.05:
+		return s + fmt.Sprintf(": %s is better beyond chance (sign test p = %.3g)\n", map[bool]string{true: a, false: b}[p.OnlyA > p.OnlyB], p.P)
+	}
+	return s + fmt.Sprintf(": within chance (sign test p = %.2f; 0.05 or less would show a difference)\n", p.P)
 }
 
 func runModelCheck(args []string, stdout, stderr io.Writer) error {

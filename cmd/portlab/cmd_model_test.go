@@ -185,6 +185,35 @@ func TestModelBuildShowDiffEval(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(stdout), &r) != nil || r.N != 10 || r.Within != 10 {
 		t.Errorf("eval --json: exit %d %s", code, stdout)
 	}
+	// --against: the fixture's truth against a copy whose vaddpd has one
+	// FP adder instead of two, mix by mix.
+	truth, err := os.ReadFile(synthTruth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oneAdder := filepath.Join(dir, "one-adder.yml")
+	slow := strings.Replace(string(truth), "{form: 'vaddpd ymm, ymm, ymm', uops: 1, latency: 3, throughput: 0.5, port_pressure: [[1, [FP2, FP3]]]}", "{form: 'vaddpd ymm, ymm, ymm', uops: 1, latency: 3, throughput: 1, port_pressure: [[1, [FP2]]]}", 1)
+	if slow == string(truth) {
+		t.Fatal("the fixture's vaddpd entry moved")
+	}
+	if err := os.WriteFile(oneAdder, []byte(slow), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runModelCmd(t, "eval", "--model", synthTruth, "--against", oneAdder, sweepResults)
+	if code != 0 || !strings.Contains(stdout, "of the 10 mixes both predict, 4 are within 10% by --model alone, 0 by --against alone: within chance (sign test p = 0.06; 0.05 or less would show a difference)") {
+		t.Errorf("eval --against: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, _ = runModelCmd(t, "eval", "--json", "--model", oneAdder, "--against", synthTruth, sweepResults)
+	var pr struct {
+		Model, Against modeldb.MixReport
+		Paired         modeldb.Paired
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &pr) != nil || pr.Model.Within != 6 || pr.Against.Within != 10 || pr.Paired != (modeldb.Paired{N: 10, OnlyA: 0, OnlyB: 4, P: 0.0625}) {
+		t.Errorf("eval --json --against: exit %d %+v\n%s", code, pr.Paired, stdout)
+	}
+	if code, _, stderr := runModelCmd(t, "eval", "--model", synthTruth, "--against", filepath.Join(dir, "none.yml"), sweepResults); code != 1 || !strings.Contains(stderr, "none.yml") {
+		t.Errorf("eval --against a missing model: exit %d %s", code, stderr)
+	}
 	// check
 	code, stdout, _ = runModelCmd(t, "check", built, synthTruth)
 	if code != 0 || !strings.Contains(stdout, "built.yml: ok, 5 forms, 8 ports") {
