@@ -52,3 +52,30 @@ instruction_forms:
 		t.Errorf("load address through the merged value: loop-carried bound %.2f, want 6 (5 + 1)", st.LCDBound)
 	}
 }
+
+// TestMaskCompareWritesItsWholeDestination: a compare into a mask
+// register under a write mask (vpcmpgtq k2 {k1}, ...) writes all of k2
+// and reads none of it, so compares into one k register form no chain;
+// a merge-masked vector write keeps the old value and chains through it.
+func TestMaskCompareWritesItsWholeDestination(t *testing.T) {
+	const model = `name: masks
+isa: x86
+dispatched_uops_per_cycle: 6
+ports: ['FP0', 'FP1']
+instruction_forms:
+  - {form: "vpcmpgtq k {k}, ymm, ymm", uops: 1, latency: 4, throughput: 0.5, port_pressure: [[1, ['FP0', 'FP1']]]}
+  - {form: "vpaddq ymm {k}, ymm, ymm", uops: 1, latency: 4, throughput: 0.5, port_pressure: [[1, ['FP0', 'FP1']]]}
+`
+	m, err := modeldb.Parse("masks.yml", []byte(model), modeldb.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := staticOf(t, m, "vpcmpgtq k2 {k1}, ymm0, ymm1\nvpcmpgtq k2 {k1}, ymm0, ymm1\n")
+	if st.LCDBound != 0 {
+		t.Errorf("compares into k2 under k1: loop-carried bound %.2f, want none", st.LCDBound)
+	}
+	st, _ = staticOf(t, m, "vpaddq ymm2 {k1}, ymm0, ymm1\nvpaddq ymm2 {k1}, ymm0, ymm1\n")
+	if st.LCDBound != 8 {
+		t.Errorf("merge-masked adds into ymm2: loop-carried bound %.2f, want 8 (two of 4)", st.LCDBound)
+	}
+}

@@ -58,6 +58,16 @@ func TestLatencyChains(t *testing.T) {
 		{"div r64", "rdx->rdx", []string{"div rcx"}, "", 0},
 		{"div r32", "rdx->rdx", []string{"div ecx"}, "", 0},
 		{"lea r64, m", "mem->0", []string{"lea rax, [rdi+rax]"}, "", 0},
+		// Loads into vector, mask and MMX registers: the value moved to a
+		// general register becomes the next load's index.
+		{"vbroadcastss ymm, m32", "mem->0", []string{"vbroadcastss ymm0, dword ptr [rdi+rax]", "vmovq rax, xmm0", "and rax, 0"}, "vmovq-gpr-xmm", 1},
+		{"vmovdqu64 zmm, m512", "mem->0", []string{"vmovdqu64 zmm0, zmmword ptr [rdi+rax]", "vmovq rax, xmm0", "and rax, 0"}, "vmovq-gpr-xmm", 1},
+		{"pmovzxbd xmm, m32", "mem->0", []string{"pmovzxbd xmm0, dword ptr [rdi+rax]", "movq rax, xmm0", "and rax, 0"}, "movq-gpr-xmm", 1},
+		{"kmovw k, m16", "mem->0", []string{"kmovw k2, word ptr [rdi+rax]", "kmovw eax, k2", "and rax, 0"}, "kmovw-gpr-k", 1},
+		{"movq mm, m64", "mem->0", []string{"movq mm0, qword ptr [rdi+rax]", "movq rax, mm0", "and rax, 0"}, "movq-gpr-mm", 1},
+		// Vector to mask and back: vpmovm2d and vpmovd2m close the chain.
+		{"vpcmpeqb k, xmm, xmm", "1->0", []string{"vpcmpeqb k2, xmm0, xmm1", "vpmovm2d xmm0, k2"}, "vpmovm2d-xmm-k", 0},
+		{"vpmovm2d xmm, k", "1->0", []string{"vpmovm2d xmm0, k2", "vpmovd2m k2, xmm0"}, "vpmovm2d-xmm-k", 0},
 	}
 	for _, c := range cases {
 		bs, err := Latency(form(t, c.form))
@@ -83,6 +93,16 @@ func TestLatencyChains(t *testing.T) {
 	// the next quotient overflow.
 	if bs, _ := Latency(form(t, "idiv r64")); byPair(t, bs)["latency rdx->rdx"] != nil {
 		t.Error("idiv r64 got a full-width dividend chain")
+	}
+	// A load-op form keeps the latency of its register sources alone, and
+	// a merge-masked load reads its destination: no load-to-use chain.
+	for _, n := range []string{"vaddps ymm, ymm, m256", "vbroadcastss ymm {k}, m32"} {
+		if bs, _ := Latency(form(t, n)); byPair(t, bs)["latency mem->0"] != nil {
+			t.Errorf("%s got a load-to-use chain", n)
+		}
+	}
+	if bs, _ := Latency(form(t, "vbroadcastss ymm {k}{z}, m32")); byPair(t, bs)["latency mem->0"] == nil {
+		t.Error("a zero-masked load got no load-to-use chain")
 	}
 	// The pointer chase needs memory holding its own address.
 	bs, _ := Latency(form(t, "mov r64, m64"))

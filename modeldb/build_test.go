@@ -920,3 +920,28 @@ func TestBuildWideFormsFromTheirNarrowForms(t *testing.T) {
 		t.Errorf("8 vpmulld ymm + 4 vpmulld zmm: predicted %.2f cycles, truth %.2f", got.Cycles, want.Cycles)
 	}
 }
+
+// A latency below zero (a chain that ran faster than its helpers, in a
+// results file written before the sweep called that an error) is left
+// out and counted, and the built model loads.
+func TestNegativeLatencyLeftOut(t *testing.T) {
+	lat := func(pair string, v float64) *results.Benchmark {
+		return &results.Benchmark{Mode: "latency", Measurements: []results.Measurement{{Key: "latency", Value: v}},
+			Portlab: &results.Extra{ID: pair, Form: "vpconflictd ymm, m32bcst", Kind: "latency", Operands: pair, Median: v, Reps: 5, Clean: 5, Host: "h"}}
+	}
+	bs := []*results.Benchmark{lat("mem->0", -2.5),
+		{Mode: "inverse_throughput", Measurements: []results.Measurement{{Key: "inverse_throughput", Value: 4}}, Portlab: &results.Extra{ID: "t", Form: "vpconflictd ymm, m32bcst", Kind: "throughput", Median: 4, Reps: 5, Clean: 5, Host: "h"}}}
+	ms := CollectMeasurements(bs, CollectOptions{})
+	fm := ms.Forms["vpconflictd ymm, m32bcst"]
+	if fm == nil || len(fm.Latencies) != 0 || fm.Throughput != 4 {
+		t.Fatalf("collected %+v", fm)
+	}
+	if !slices.ContainsFunc(ms.Skipped, func(s string) bool { return s == "1 latencies below what their chains' helpers take" }) {
+		t.Errorf("skipped: %q", ms.Skipped)
+	}
+	m, _, err := Build(ms, BuildOptions{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	roundTrip(t, m, "m.yml")
+}

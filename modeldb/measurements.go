@@ -355,6 +355,12 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 			if x != nil {
 				pair = x.Operands
 			}
+			if val < 0 {
+				// A chain that ran faster than its helpers were assumed to
+				// take does not hold (the sweep records it as an error).
+				skipped["latencies below what their chains' helpers take"]++
+				continue
+			}
 			if fm.lats[pair] == nil {
 				fm.lats[pair] = &snippetValues{}
 			}

@@ -11,6 +11,8 @@ import (
 
 	"portlab/gen"
 	"portlab/isa"
+	"portlab/measure"
+	"portlab/perf"
 	"portlab/results"
 )
 
@@ -276,5 +278,54 @@ func TestMoreNoisyRounds(t *testing.T) {
 		if got := moreRounds(c.round, c.elapsed, c.last, c.converged, c.budget); got != c.want {
 			t.Errorf("round %d, %v elapsed, last round %v converging %.0f%%, budget %v: %v, want %v", c.round, c.elapsed, c.last, 100*c.converged, c.budget, got, c.want)
 		}
+	}
+}
+
+// A load-to-use chain (a vector load's destination moved to the next
+// load's index) subtracts both its helpers: the fixed `and r, 0` and
+// half the calibrated round trip of the move; without the calibration,
+// or where the link ran faster than its helpers take, the result says so
+// and keeps no value.
+func TestLoadChainSubtractsBothHelpers(t *testing.T) {
+	f, ok := isa.Lookup("vbroadcastss ymm, m32")
+	if !ok {
+		t.Fatal("no vbroadcastss ymm, m32")
+	}
+	bs, err := gen.Latency(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b *gen.Bench
+	for _, x := range bs {
+		if x.Operands == "mem->0" {
+			b = x
+		}
+	}
+	if b == nil {
+		t.Fatal("vbroadcastss ymm, m32 has no load-to-use chain")
+	}
+	m := &measure.Measurement{Snippet: b.Snippet, Mode: b.Mode, PerInstr: perf.Stats{Median: 10}, PerSnippet: perf.Stats{Median: 10}}
+	r := toResult(b, m, Options{}, map[string]float64{"vmovq-gpr-xmm": 6})
+	if r.Error != "" || len(r.Measurements) != 1 || r.Measurements[0].Value != 6 || r.Portlab.Subtracted != 4 {
+		t.Fatalf("10 cycles a link less 1 and half of 6: error %q, measurements %+v, subtracted %v", r.Error, r.Measurements, r.Portlab.Subtracted)
+	}
+	if !strings.Contains(r.Portlab.Helper, "vmovq rax, xmm0; and rax, 0 (assumed 4.000 cycles: 1 and half the measured round trip vmovq-gpr-xmm)") {
+		t.Errorf("helper: %q", r.Portlab.Helper)
+	}
+	// A link faster than its helpers: the chain does not hold (beyond a
+	// quarter cycle's slack, which reads as latency 0).
+	m.PerInstr.Median, m.PerSnippet.Median = 1.48, 1.48
+	r = toResult(b, m, Options{}, map[string]float64{"vmovq-gpr-xmm": 6})
+	if !strings.Contains(r.Error, "the chain ran 1.480 cycles a link, less than the 4.000 its helpers were assumed to take") || r.Measurements != nil {
+		t.Errorf("a broken chain: error %q, measurements %+v", r.Error, r.Measurements)
+	}
+	m.PerInstr.Median, m.PerSnippet.Median = 3.9, 3.9
+	if r = toResult(b, m, Options{}, map[string]float64{"vmovq-gpr-xmm": 6}); r.Error != "" || r.Measurements[0].Value != 0 {
+		t.Errorf("a link 0.1 cycle below its helpers: error %q, measurements %+v", r.Error, r.Measurements)
+	}
+	m.PerInstr.Median, m.PerSnippet.Median = 10, 10
+	r = toResult(b, m, Options{}, map[string]float64{})
+	if !strings.Contains(r.Error, `helper "vmovq-gpr-xmm" was not calibrated`) || r.Measurements != nil {
+		t.Errorf("uncalibrated: error %q, measurements %+v", r.Error, r.Measurements)
 	}
 }
