@@ -945,3 +945,30 @@ func TestNegativeLatencyLeftOut(t *testing.T) {
 	}
 	roundTrip(t, m, "m.yml")
 }
+
+// The header's load latency of a vector class is its plain load's
+// load-to-use latency where measured; a class not measured keeps the
+// base's.
+func TestVectorLoadLatencyInTheHeader(t *testing.T) {
+	res := func(form, kind, pair string, v float64) *results.Benchmark {
+		mode, key := "latency", "latency"
+		if kind == "throughput" {
+			mode, key = "inverse_throughput", "inverse_throughput"
+		}
+		return &results.Benchmark{Mode: mode, Measurements: []results.Measurement{{Key: key, Value: v}},
+			Portlab: &results.Extra{ID: form + kind, Form: form, Kind: kind, Operands: pair, Median: v, Reps: 5, Clean: 5, Host: "h"}}
+	}
+	bs := []*results.Benchmark{res("vmovups ymm, m256", "latency", "mem->0", 7), res("vmovups ymm, m256", "throughput", "", 0.5)}
+	base := &Model{Name: "base", ISA: "x86", LoadLatency: map[string]float64{"xmm": 8, "ymm": 8}}
+	m, rep, err := Build(CollectMeasurements(bs, CollectOptions{}), BuildOptions{Now: fixedNow, Base: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.LoadLatency; got["ymm"] != 7 || got["xmm"] != 8 {
+		t.Errorf("load latency %v, want ymm 7 as measured, xmm 8 from the base", got)
+	}
+	i := slices.IndexFunc(rep.Passes, func(p Pass) bool { return p.Name == "loads and stores in the header" })
+	if i < 0 || !slices.Contains(rep.Passes[i].Changes, "load latency ymm 7") {
+		t.Errorf("the pass does not say so: %+v", rep.Passes)
+	}
+}
