@@ -48,6 +48,10 @@ func TestLatencyChains(t *testing.T) {
 		{"cvttsd2si r64, xmm", "1->0", []string{"cvttsd2si rax, xmm0", "movq xmm0, rax"}, "movq-gpr-xmm", 0},
 		{"vmovq xmm, r64", "1->0", []string{"vmovq xmm0, rax", "vmovq rax, xmm0"}, "vmovq-gpr-xmm", 0},
 		{"cmp r64, r64", "0->flags", []string{"cmp rax, rcx", "adc rax, 0"}, "", 1},
+		// Flags from mask or vector registers: the carry goes to a
+		// general register and back into the source.
+		{"kortestw k, k", "0->flags", []string{"kortestw k2, k3", "adc rax, 0", "kmovw k2, eax"}, "kmovw-gpr-k", 1},
+		{"ptest xmm, xmm", "0->flags", []string{"ptest xmm0, xmm1", "adc rax, 0", "movq xmm0, rax"}, "movq-gpr-xmm", 1},
 		{"add r64, m64", "mem->0", []string{"add rax, qword ptr [rdi+rax]", "and rax, 0"}, "", 1},
 		{"mov r64, m64", "mem->0", []string{"mov rax, qword ptr [rax]"}, "", 0},
 		{"add m64, r64", "mem->mem", []string{"add qword ptr [rdi+2560], rax"}, "", 0},

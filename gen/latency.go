@@ -411,30 +411,69 @@ func flagsChain(f *isa.Form) (*Bench, error) {
 		}
 	}
 	for i, op := range f.Operands {
-		if class(op.Kind) != "gpr" || !reads(op) {
-			continue
+		if class(op.Kind) == "gpr" && reads(op) {
+			return flagsLink(f, i, "")
 		}
-		a := newAllocator(f)
-		A := a.take("gpr", 1)
-		if len(A) == 0 {
-			return nil, nil
+	}
+	// No general-register source (kortestw k, k; ptest xmm, xmm): the
+	// carry goes to a general register, and a move takes it back into
+	// the source (half its calibrated round trip subtracted as well).
+	// Not where the form writes a register implicitly (pcmpistrm's xmm0),
+	// which would join the chain.
+	if len(f.ImplicitWrites) > 0 {
+		return nil, nil
+	}
+	for i, op := range f.Operands {
+		if c := class(op.Kind); isReg(c) && reads(op) {
+			return flagsLink(f, i, c)
 		}
-		regs := make([]string, len(f.Operands))
-		regs[i] = A[0]
-		if err := constants(f, a, regs); err != nil {
-			return nil, err
-		}
-		line, err := instance(f, regs, 0)
-		if err != nil {
-			return nil, err
-		}
-		helper := fmt.Sprintf("adc %s, 0", A[0])
-		pair := opName(i) + "->flags"
-		b := latencyBench(f, pair, fmt.Sprintf("latency of %s from operand %d to the flags, closed by `%s`", f.Name(), i, helper), []string{line, helper}, 1)
-		b.Helper, b.HelperFixed = helper, 1
-		return b, nil
 	}
 	return nil, nil
+}
+
+// flagsLink is flagsChain's chain from operand i to the flags: through
+// `adc r, 0` into that operand where it is a general register (cls ""),
+// else into a general register and back by the move crossHelperFor gives
+// for class cls (none: no chain).
+func flagsLink(f *isa.Form, i int, cls string) (*Bench, error) {
+	a := newAllocator(f)
+	A := a.take("gpr", 1)
+	if len(A) == 0 {
+		return nil, nil
+	}
+	regs := make([]string, len(f.Operands))
+	regs[i] = A[0]
+	var back string
+	var h crossHelper
+	if cls != "" {
+		var ok bool
+		if h, ok = crossHelperFor(f, cls, "gpr"); !ok {
+			return nil, nil
+		}
+		S := a.take(cls, 1)
+		if len(S) == 0 {
+			return nil, fmt.Errorf("form %q: out of %s registers", f.Name(), cls)
+		}
+		regs[i] = S[0]
+		back = h.back(S[0], A[0])
+	}
+	if err := constants(f, a, regs); err != nil {
+		return nil, err
+	}
+	line, err := instance(f, regs, 0)
+	if err != nil {
+		return nil, err
+	}
+	helper := fmt.Sprintf("adc %s, 0", A[0])
+	lines := []string{line, helper}
+	if back != "" {
+		helper += "; " + back
+		lines = append(lines, back)
+	}
+	pair := opName(i) + "->flags"
+	b := latencyBench(f, pair, fmt.Sprintf("latency of %s from operand %d to the flags, closed by `%s`", f.Name(), i, helper), lines, 1)
+	b.Helper, b.HelperFixed, b.HelperKey = helper, 1, h.key
+	return b, nil
 }
 
 // implicitChains: an implicit general register both read and written (rax
