@@ -72,6 +72,9 @@ func TestLatencyChains(t *testing.T) {
 		// Vector to mask and back: vpmovm2d and vpmovd2m close the chain.
 		{"vpcmpeqb k, xmm, xmm", "1->0", []string{"vpcmpeqb k2, xmm0, xmm1", "vpmovm2d xmm0, k2"}, "vpmovm2d-xmm-k", 0},
 		{"vpmovm2d xmm, k", "1->0", []string{"vpmovm2d xmm0, k2", "vpmovd2m k2, xmm0"}, "vpmovm2d-xmm-k", 0},
+		// Vector to MMX and back: movq2dq and movdq2q.
+		{"cvtps2pi mm, xmm", "1->0", []string{"cvtps2pi mm0, xmm0", "movq2dq xmm0, mm0"}, "movq2dq-xmm-mm", 0},
+		{"cvtpi2pd xmm, mm", "1->0", []string{"cvtpi2pd xmm0, mm0", "movdq2q mm0, xmm0"}, "movq2dq-xmm-mm", 0},
 	}
 	for _, c := range cases {
 		bs, err := Latency(form(t, c.form))

@@ -309,6 +309,10 @@ func crossHelperFor(f *isa.Form, from, to string) (crossHelper, bool) {
 		return crossHelper{"vpmovm2d-xmm-k", func(s, d string) string { return fmt.Sprintf("vpmovm2d xmm%s, %s", s, d) }}, true
 	case from == "k" && to == "vec":
 		return crossHelper{"vpmovm2d-xmm-k", func(s, d string) string { return fmt.Sprintf("vpmovd2m %s, xmm%s", s, d) }}, true
+	case from == "vec" && to == "mm":
+		return crossHelper{"movq2dq-xmm-mm", func(s, d string) string { return fmt.Sprintf("movq2dq xmm%s, %s", s, d) }}, true
+	case from == "mm" && to == "vec":
+		return crossHelper{"movq2dq-xmm-mm", func(s, d string) string { return fmt.Sprintf("movdq2q %s, xmm%s", s, d) }}, true
 	case from == "mm" && to == "gpr":
 		return crossHelper{"movq-gpr-mm", func(s, d string) string { return fmt.Sprintf("movq %s, %s", s, d) }}, true
 	case from == "gpr" && to == "mm":
@@ -559,8 +563,9 @@ func HelperBenches() map[string]*Bench {
 		"kmovw-gpr-k":    mk("kmovw-gpr-k", "kmovw k2, eax", "kmovw eax, k2", "round trip kmovw k, r32 + kmovw r32, k"),
 		"movq-gpr-mm":    mk("movq-gpr-mm", "movq mm0, rax", "movq rax, mm0", "round trip movq mm, r64 + movq r64, mm"),
 		"vpmovm2d-xmm-k": mk("vpmovm2d-xmm-k", "vpmovm2d xmm0, k2", "vpmovd2m k2, xmm0", "round trip vpmovm2d xmm, k + vpmovd2m k, xmm"),
+		"movq2dq-xmm-mm": mk("movq2dq-xmm-mm", "movq2dq xmm0, mm0", "movdq2q mm0, xmm0", "round trip movq2dq xmm, mm + movdq2q mm, xmm"),
 	}
 }
 
 // HelperFeatures are the CPUID features each helper round trip needs.
-var HelperFeatures = map[string][]string{"movq-gpr-xmm": {"sse2"}, "vmovq-gpr-xmm": {"avx"}, "kmovw-gpr-k": {"avx512f"}, "movq-gpr-mm": {"mmx"}, "vpmovm2d-xmm-k": {"avx512dq", "avx512vl"}}
+var HelperFeatures = map[string][]string{"movq-gpr-xmm": {"sse2"}, "vmovq-gpr-xmm": {"avx"}, "kmovw-gpr-k": {"avx512f"}, "movq-gpr-mm": {"mmx"}, "vpmovm2d-xmm-k": {"avx512dq", "avx512vl"}, "movq2dq-xmm-mm": {"sse2"}}
