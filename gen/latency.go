@@ -339,9 +339,9 @@ func readsRegisters(f *isa.Form) bool {
 // subtracted) and a dependency-keeping `and r, 0` (1 cycle, subtracted),
 // the register then the load's index: the form's load-to-use latency,
 // as addressChain gives it for a general-register destination. Without
-// it such a form had no latency at all wherever the base model lacked
-// it (1,017 AVX-512 forms on the Zen 4 guest, whose nearest LLVM model,
-// znver3, has no AVX-512).
+// it such a form has no latency wherever the base model lacks it (1,017
+// AVX-512 forms on the Zen 4 guest, whose nearest LLVM model, znver3, has
+// no AVX-512).
 func loadChain(f *isa.Form, i, j int) (*Bench, error) {
 	line, idx, back, key, err := crossLink(f, i, j, "gpr")
 	if line == "" || err != nil {
@@ -397,9 +397,10 @@ func crossLink(f *isa.Form, i, j int, sc string) (line, src, back, key string, e
 	return line, s[0], h.back(s[0], d[0]), h.key, nil
 }
 
-// flagsChain: forms whose only output is the flags (cmp, test, bt, ...):
-// latency from a general-register source to the flags, closed by
-// `adc r, 0` (latency 1 from the carry flag, subtracted).
+// flagsChain: forms whose only output is the flags (cmp, test, bt,
+// kortestw, ptest, ...): latency from a source to the flags, closed by
+// `adc r, 0` (latency 1 from the carry flag, subtracted), and for a mask,
+// vector or MMX source by a move back into it (flagsLink).
 func flagsChain(f *isa.Form) (*Bench, error) {
 	if f.FlagsWritten&isa.CF == 0 {
 		return nil, nil
