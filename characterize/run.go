@@ -774,7 +774,7 @@ func (r *run) build() error {
 		within := make([][]bool, len(all))
 		for i, b := range all {
 			ev := modeldb.EvaluateMixMeasurements(b.m, draw, 0.10)
-			within[i] = modeldb.WithinEach(b.m, draw, 0.10)
+			within[i] = ev.WithinEach(len(draw))
 			parts = append(parts, fmt.Sprintf("from %s (%.1f %% of the %d validation mixes within 10 %%)", b.label, 100*ev.Fraction(), ev.N))
 		}
 		best, why := keepBuild(within)

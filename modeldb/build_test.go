@@ -972,3 +972,29 @@ func TestVectorLoadLatencyInTheHeader(t *testing.T) {
 		t.Errorf("the pass does not say so: %+v", rep.Passes)
 	}
 }
+
+// A report's per-mix outcomes come in the order of the mixes evaluated,
+// whatever order the report lists them in (worst first), and a mix the
+// model could not predict counts as a miss.
+func TestReportWithinEach(t *testing.T) {
+	m, err := LoadFile("../testdata/models/synthetic-zen4.yml", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mix := func(cycles float64, parts ...MixPart) *MixMeasurement {
+		return &MixMeasurement{Parts: parts, Cycles: cycles}
+	}
+	add := MixPart{Form: "add r64, r64", Count: 4}              // 1 cycle on the four ALUs
+	fma := MixPart{Form: "vfmadd231pd ymm, ymm, ymm", Count: 2} // 1 cycle on FP0/FP1
+	mixes := []*MixMeasurement{
+		mix(1, add), // right
+		mix(2, add), // 50 % off
+		mix(1, MixPart{Form: "vmulpd zmm, zmm, zmm", Count: 1}), // not in the model
+		mix(0, add),         // no cycles
+		mix(1.05, add, fma), // within 10 %
+	}
+	r := EvaluateMixMeasurements(m, mixes, 0.10)
+	if got, want := r.WithinEach(len(mixes)), []bool{true, false, false, false, true}; !slices.Equal(got, want) {
+		t.Errorf("within each %v, want %v (report order %+v)", got, want, r.Mixes)
+	}
+}

@@ -51,6 +51,8 @@ type MixResult struct {
 	Predicted float64
 	Error     float64 // (predicted - measured) / measured
 	Bound     string  // what limits the prediction
+	// Index is the mix's place among the mixes evaluated (WithinEach).
+	Index int `json:"-"`
 }
 
 // Fraction is Within / N.
@@ -176,19 +178,15 @@ func EvaluateMixMeasurements(m *Model, mixes []*MixMeasurement, tolerance float6
 	return EvaluateMixMeasurementsWith(m, mixes, tolerance, "", nil)
 }
 
-// WithinEach says for each of mixes whether m's bottleneck bound
-// predicts it within tolerance (false where the model lacks a form or
-// the mix has no cycles): a per-mix EvaluateMixMeasurements, for paired
-// comparisons of two models on one draw.
-func WithinEach(m *Model, mixes []*MixMeasurement, tolerance float64) []bool {
-	predict := BoundPredictor(m)
-	out := make([]bool, len(mixes))
-	for i, mx := range mixes {
-		if mx.Cycles <= 0 {
-			continue
-		}
-		if pr, err := predict(mx); err == nil {
-			out[i] = math.Abs(pr.Cycles-mx.Cycles) <= tolerance*mx.Cycles
+// WithinEach says for each of the n mixes evaluated (in the order
+// EvaluateMixMeasurements was given them) whether the report's model
+// predicted it within the tolerance (false where it could not predict
+// it): for paired comparisons of two models on one draw (PairOutcomes).
+func (r *MixReport) WithinEach(n int) []bool {
+	out := make([]bool, n)
+	for _, x := range r.Mixes {
+		if x.Index < n {
+			out[x.Index] = math.Abs(x.Error) <= r.Tolerance
 		}
 	}
 	return out
@@ -228,7 +226,7 @@ func PairReports(a, b *MixReport) Paired {
 }
 
 // PairOutcomes is Paired for two models' outcomes on the same mixes, in
-// one order (WithinEach).
+// one order (MixReport.WithinEach).
 func PairOutcomes(a, b []bool) Paired {
 	p := Paired{N: min(len(a), len(b))}
 	for k := 0; k < p.N; k++ {
@@ -257,7 +255,7 @@ func EvaluateMixMeasurementsWith(m *Model, mixes []*MixMeasurement, tolerance fl
 	}
 	r := &MixReport{Model: m.Label(), Predictor: name, Tolerance: tolerance, MissingForms: map[string]int{}}
 	var abs []float64
-	for _, mx := range mixes {
+	for i, mx := range mixes {
 		if mx.Cycles <= 0 {
 			continue
 		}
@@ -281,7 +279,7 @@ func EvaluateMixMeasurementsWith(m *Model, mixes []*MixMeasurement, tolerance fl
 			r.Fallback++
 		}
 		e := (pr.Cycles - mx.Cycles) / mx.Cycles
-		r.Mixes = append(r.Mixes, MixResult{Parts: mx.Parts, Measured: mx.Cycles, Predicted: pr.Cycles, Error: e, Bound: pr.Bound})
+		r.Mixes = append(r.Mixes, MixResult{Parts: mx.Parts, Measured: mx.Cycles, Predicted: pr.Cycles, Error: e, Bound: pr.Bound, Index: i})
 		r.N++
 		cross := isCrossWidth(mx)
 		if cross {

@@ -991,11 +991,11 @@ func toResult(b *gen.Bench, m *measure.Measurement, o Options, helpers map[strin
 			return r
 		}
 		sub += rt / 2
+		what := "half the measured round trip " + b.HelperKey
 		if b.HelperFixed > 0 {
-			x.Helper += fmt.Sprintf(" (assumed %.3f cycles: %g and half the measured round trip %s)", sub, b.HelperFixed, b.HelperKey)
-		} else {
-			x.Helper += fmt.Sprintf(" (assumed %.3f cycles: half the measured round trip %s)", sub, b.HelperKey)
+			what = fmt.Sprintf("%g and %s", b.HelperFixed, what)
 		}
+		x.Helper += fmt.Sprintf(" (assumed %.3f cycles: %s)", sub, what)
 	}
 	x.Subtracted = round(sub)
 	for _, v := range r.Measurements {

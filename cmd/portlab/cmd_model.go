@@ -647,7 +647,11 @@ func pairedText(p modeldb.Paired, tol float64, a, b string) string {
 	case p.OnlyA == p.OnlyB:
 		return s + ": no difference\n"
 	case p.P < 0.05:
-		return s + fmt.Sprintf(": %s is better beyond chance (sign test p = %.3g)\n", map[bool]string{true: a, false: b}[p.OnlyA > p.OnlyB], p.P)
+		better := a
+		if p.OnlyB > p.OnlyA {
+			better = b
+		}
+		return s + fmt.Sprintf(": %s is better beyond chance (sign test p = %.3g)\n", better, p.P)
 	}
 	return s + fmt.Sprintf(": within chance (sign test p = %.2f; 0.05 or less would show a difference)\n", p.P)
 }
