@@ -22,6 +22,15 @@ import (
 // case). On Zen 3 the test asserts the conflict with the
 // multiply at both widths and that the add conflicts clearly less at xmm,
 // and logs the ymm ratio.
+//
+// On the Zen 4 guest (AuthenticAMD-19-11-1) a worker settles into one of
+// two steady states for FMA+ADD at 256 bits and keeps it: 1.04-1.05x or
+// 1.15-1.20x the disjoint time (2026-11-30, twelve runs of this package's
+// tests, half of them beside a spinner on the other vCPU: eight fresh
+// workers in a row read 1.15-1.20x in one run). Both are far from the 2x
+// of shared ports, so the test takes up to 1.3x as separate pipes (a
+// bound between the two states would fail whenever the second lasts the
+// minute of patience).
 func TestFMAConflictsWithMulNotAdd(t *testing.T) {
 	e, h := hostEngine(t)
 	if !h.Has("fma") || !h.Has("avx") {
@@ -89,8 +98,8 @@ func TestFMAConflictsWithMulNotAdd(t *testing.T) {
 			if xMul < 1.8 || xAdd > xMul-0.4 {
 				return false // Zen 3: at 128 bits the adders are (nearly) separate pipes
 			}
-		case strings.HasPrefix(h.Microarch, "znver") && withAdd > 1.15:
-			return false // Zen 4: the adders are separate pipes
+		case strings.HasPrefix(h.Microarch, "znver") && withAdd > 1.3:
+			return false // Zen 4: the adders are separate pipes (1.05x or 1.2x, by the worker's steady state)
 		case withAdd > withMul-0.3:
 			return false // elsewhere the adders share at most some ports with the FMA units
 		}
