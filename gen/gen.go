@@ -554,6 +554,7 @@ func Generate(f *isa.Form) ([]*Bench, error) {
 	out = append(out, StoreCommitBenches(f)...)
 	out = append(out, LineSplitBenches(f)...)
 	out = append(out, LateForwardBenches(f)...)
+	out = append(out, MaskWriteBenches(f)...)
 	out = append(out, DomainBenches(f)...)
 	return out, nil
 }

@@ -39,6 +39,9 @@ type Measurements struct {
 	// LateForward holds the late-forwarding chains (LateForwardKind) by
 	// vector width; nil when not measured.
 	LateForward map[string]*LateForwardRun
+	// MaskWrites holds the mask-write streams (MaskWritesKind); nil when
+	// not measured.
+	MaskWrites *MaskWritesRun
 	// LoadAddress holds the load-address chains' cycles a link
 	// (LoadAddressKind) by address shape; nil when not measured.
 	LoadAddress map[string]float64
@@ -223,6 +226,8 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 	lateFwdUnc := map[string]map[string][]float64{}       // and their uncertainties
 	loadAddr := map[string][]float64{}                    // load-address chains' cycles a link, by shape
 	domains := map[string]map[string][]float64{}          // domain chains' cycles a pair, by form and partner
+	maskWrites := map[string][]float64{}                  // mask-write streams' cycles an instruction, by stream
+	maskWritesSure := map[string]int{}                    // their results that converged
 	addressMixes := map[string]map[AddressMix][]float64{} // by form: by mix without cycles
 	form := func(name string) *FormMeasurements {
 		fm, ok := ms.Forms[name]
@@ -400,6 +405,11 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 				break
 			}
 			lineSplit[lf.Class] = append(lineSplit[lf.Class], lineSplitValue{val, x.Uncertainty, !b.Noisy()})
+		case MaskWritesKind:
+			maskWrites[x.Operands] = append(maskWrites[x.Operands], val)
+			if !b.Noisy() {
+				maskWritesSure[x.Operands]++
+			}
 		case LateForwardKind:
 			f, _ := isa.Lookup(x.Form)
 			w := VectorDest(f)
@@ -488,6 +498,16 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		if len(commits[stream]) > 0 && commitsSure[stream] == 0 {
 			ms.StoreCommitNoisy = true
 		}
+	}
+	if len(maskWrites) > 0 {
+		x := &MaskWritesRun{Logic: stats.Median(maskWrites[MaskWritesLogic]), Compare: stats.Median(maskWrites[MaskWritesCompare]),
+			Pair: stats.Median(maskWrites[MaskWritesPair]), CompareZMM: stats.Median(maskWrites[MaskWritesCompareZMM]), PairZMM: stats.Median(maskWrites[MaskWritesPairZMM])}
+		for stream, vals := range maskWrites {
+			if len(vals) > 0 && maskWritesSure[stream] == 0 {
+				x.Noisy = true
+			}
+		}
+		ms.MaskWrites = x
 	}
 	for shape, vals := range loadAddr {
 		if ms.LoadAddress == nil {

@@ -74,6 +74,8 @@ var buildPasses = []buildPass{
 		"mixes of 512-bit work with narrower vector forms (AVX-512 hosts)", (*builder).crossWidthFit},
 	{"entries", "every measured form gets its latencies, throughput, fitted ports, uops within its throughput, flags and provenance",
 		"latencies and throughputs", (*builder).entries},
+	{"mask writes", "every form that writes a mask register takes one of the slots a cycle that writes to the mask registers share, a 512-bit form as many as its stream showed, where a compare into a mask and korw, on disjoint pipes, ran in turn at least halfway from the time those pipes allow to the sum of their times",
+		"streams of korw, of vpcmpeqd k, xmm, xmm and of the two in turn, and of the 512-bit compare alone and with korw (AVX-512 hosts)", (*builder).maskWrites},
 	{"latency beside 512-bit work", "a register form whose latency beside 512-bit work differs from its own by more than 5 % keeps both; a memory form takes its register form's",
 		"register forms' latency chains with a zmm load after each link (AVX-512 hosts)", (*builder).latency512},
 	{"false dependencies", "a form with a write-only vector or MMX destination whose stream over one destination register ran more than 1.25 times its throughput (and a quarter cycle or more slower) waits for that destination's previous value: that stream's cycles an instance are the link",
@@ -125,6 +127,9 @@ type builder struct {
 // build is Build with the forms of split in classes of their own: the
 // passes, in order.
 func build(ms *Measurements, opt BuildOptions, split map[string]bool) (*Model, *BuildReport, error) {
+	// The mask-write slots are this host's measurement (the pass "mask
+	// writes"), never the base's.
+	opt.Base = withoutMaskWrites(opt.Base)
 	b := &builder{ms: ms, opt: opt, split: split}
 	for _, bp := range buildPasses {
 		r := Pass{Name: bp.name, Rule: bp.rule, Needs: bp.needs}
@@ -202,7 +207,7 @@ func (b *builder) startFromBase(r *Pass) error {
 		r.Evidence = "no base model: ports are abstract groups the mixes open"
 		return nil
 	}
-	p.ports = append([]string(nil), opt.Base.Ports...)
+	p.ports = append([]string(nil), b.m.Ports...)
 	if len(p.ports) > 64 {
 		return fmt.Errorf("base model %s has %d ports; inference handles up to 64", opt.Base.Label(), len(p.ports))
 	}

@@ -58,7 +58,8 @@ func TestLatencyBeside512NeedsAVX512(t *testing.T) {
 
 // A host without AVX-512 runs no chain beside 512-bit work and no zmm
 // late-forwarding chain; one with AVX-512F but not BW runs the former
-// only; a domain chain runs where its partner does (vpaddd ymm: AVX2).
+// only; a domain chain runs where its partner does (vpaddd ymm: AVX2);
+// the mask-write streams need AVX512VL (a compare into a mask from xmm).
 func TestHostRuns(t *testing.T) {
 	f, _ := isa.Lookup("addsd xmm, xmm")
 	bs, err := gen.Generate(f)
@@ -92,6 +93,16 @@ func TestHostRuns(t *testing.T) {
 	}
 	if domains != 2 {
 		t.Errorf("vaddps ymm: %d domain chains, want 2", domains)
+	}
+	korw, _ := isa.Lookup("korw k, k, k")
+	streams := gen.MaskWriteBenches(korw)
+	if len(streams) == 0 {
+		t.Fatal("korw k, k, k: no mask-write streams")
+	}
+	for _, b := range streams {
+		if HostRuns(b, onlyF) || !HostRuns(b, func(s string) bool { return s == "avx512f" || s == "avx512vl" }) {
+			t.Errorf("mask-write stream %q: with AVX-512F alone runs %v, want only with AVX512VL too", b.Operands, HostRuns(b, onlyF))
+		}
 	}
 	for _, n := range []string{"vpaddd ymm, ymm, ymm", "vpaddd zmm, zmm, zmm"} {
 		f, _ := isa.Lookup(n)

@@ -102,7 +102,7 @@ func kindSelected(kind string, latency, throughput bool) bool {
 	switch kind {
 	case gen.KindLatency, gen.KindIdiomLatency, gen.KindMoveLatency, gen.KindAddressLatency, gen.KindLoadAddress, gen.KindLatency512, gen.KindLateForward, gen.KindDomain:
 		return latency
-	case gen.KindThroughput, gen.KindDestChain, gen.KindIdiomTP, gen.KindAddressTP, gen.KindAddressPorts, gen.KindStoreCommit:
+	case gen.KindThroughput, gen.KindDestChain, gen.KindIdiomTP, gen.KindAddressTP, gen.KindAddressPorts, gen.KindStoreCommit, gen.KindMaskWrites:
 		return throughput
 	}
 	return true

@@ -368,14 +368,18 @@ func (t *measuredTimes) note(bs []*results.Benchmark) {
 // HostRuns reports whether a host with the features has runs a benchmark
 // of a form it supports: the latency chains beside 512-bit work load zmm
 // registers (AVX-512F), the zmm late-forwarding chain's vpmaddwd needs
-// AVX512BW where vpaddd zmm needs only F, and a domain chain needs its
-// partner's features (vpaddd ymm: AVX2, beside an AVX-only form).
+// AVX512BW where vpaddd zmm needs only F, the mask-write streams'
+// compare into a mask from xmm registers AVX512VL where korw needs only F,
+// and a domain chain needs its partner's features (vpaddd ymm: AVX2,
+// beside an AVX-only form).
 func HostRuns(b *gen.Bench, has func(string) bool) bool {
 	switch {
 	case b.Kind == gen.KindLatency512:
 		return has("avx512f")
 	case b.Kind == gen.KindLateForward && strings.Contains(b.Form.Name(), "zmm"):
 		return has("avx512bw")
+	case b.Kind == gen.KindMaskWrites:
+		return has("avx512vl") // vpcmpeqd k, xmm, xmm
 	case b.Kind == gen.KindDomain:
 		p := gen.DomainPartnerOf(b)
 		if p == nil {
