@@ -393,3 +393,69 @@ func TestKeepBuild(t *testing.T) {
 		t.Errorf("equal builds: kept %d, %q", best, why(labels))
 	}
 }
+
+// TestCompetingBuildsGiveUpAtTheBudget: the other bases' builds start
+// where their cost fits the budget, and one that would run past the
+// budget (less what the predictions need) is given up, the others kept.
+func TestCompetingBuildsGiveUpAtTheBudget(t *testing.T) {
+	measured, err := modeldb.Embedded("portlab-znver4.yml.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := &hostcpu.Info{Microarch: "znver4"}
+	// fake builds: the one from no base takes ten seconds a class (the
+	// run's clock is its spent time) until stop says so or 30 classes.
+	var started []string
+	fake := func(r *run) func(*modeldb.Model, func() bool) (*modeldb.Model, *modeldb.BuildReport, error) {
+		return func(base *modeldb.Model, stop func() bool) (*modeldb.Model, *modeldb.BuildReport, error) {
+			started = append(started, baseLabel(base))
+			if base == nil {
+				for k := 0; k < 30; k++ {
+					if stop() {
+						return nil, nil, modeldb.ErrBuildStopped
+					}
+					r.st.Spent["build"] += 10
+				}
+			}
+			return &modeldb.Model{Name: baseLabel(base)}, &modeldb.BuildReport{}, nil
+		}
+	}
+	for _, c := range []struct {
+		budget, spent, first float64
+		started, kept        []string
+		gaveUp               []string
+	}{
+		// 300 s of the no-base build's classes pass 1000 s less 20.
+		{1000, 800, 10, []string{"LLVM", "no base"}, []string{"LLVM"}, []string{"no base"}},
+		// Enough time for both.
+		{2000, 800, 10, []string{"LLVM", "no base"}, []string{"LLVM", "no base"}, nil},
+		// The first build took so long that neither starts.
+		{1000, 800, 150, nil, nil, nil},
+	} {
+		started = nil
+		r := &run{o: Options{Host: host}, base: measured, curFrom: time.Now(),
+			st: &state{Budget: c.budget, Spent: map[string]float64{"sweep": c.spent}}}
+		out, gaveUp, err := r.competing(time.Duration(c.first*float64(time.Second)), fake(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kept []string
+		for _, b := range out {
+			kept = append(kept, b.label)
+		}
+		short := func(labels []string) []string {
+			var s []string
+			for _, l := range labels {
+				if strings.Contains(l, "LLVM") {
+					l = "LLVM"
+				}
+				s = append(s, l)
+			}
+			return s
+		}
+		if !slices.Equal(short(started), c.started) || !slices.Equal(short(kept), c.kept) || !slices.Equal(gaveUp, c.gaveUp) {
+			t.Errorf("budget %v, %v spent, first build %v s: started %q, kept %q, gave up %q; want %q, %q, %q",
+				c.budget, c.spent, c.first, started, kept, gaveUp, c.started, c.kept, c.gaveUp)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package modeldb
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -111,6 +112,10 @@ type InferOptions struct {
 	// Progress, when set, hears how the fit goes: what it does, and how
 	// many of how many classes it has placed or refitted.
 	Progress func(what string, done, total int)
+	// Stop, when set, is asked before each class is fitted; once it says
+	// true the fit places nothing more and Build returns ErrBuildStopped
+	// (a run out of time gives up a build rather than its budget).
+	Stop func() bool
 	// noMemo turns the memo off (tests: it must change no result).
 	noMemo bool
 }
@@ -213,6 +218,8 @@ type inferClass struct {
 }
 
 type inferProblem struct {
+	// stopped: opt.Stop said true; nothing more is fitted.
+	stopped  bool
 	ports    []string
 	abstract bool
 	// basePorts is how many ports the base model has: with a base, ports
@@ -641,6 +648,9 @@ func equalUses(a, b []maskUse) bool {
 // fitClass chooses class c's mapping given the others; it reports
 // whether the mapping changed.
 func (p *inferProblem) fitClass(c int) bool {
+	if p.halted() {
+		return false
+	}
 	cl := p.classes[c]
 	p.serial++
 	if p.on {
@@ -1388,6 +1398,17 @@ func (p *inferProblem) refitAll(order []int, what string) {
 		}
 	}
 }
+
+// halted reports whether opt.Stop said to stop (it is not asked again).
+func (p *inferProblem) halted() bool {
+	if !p.stopped && p.opt.Stop != nil && p.opt.Stop() {
+		p.stopped = true
+	}
+	return p.stopped
+}
+
+// ErrBuildStopped is Build's error when InferOptions.Stop stopped the fit.
+var ErrBuildStopped = errors.New("model build stopped before the fit was done")
 
 // progress tells opt.Progress what the fit does, every 64 classes.
 func (p *inferProblem) progress(what string, done, total int) {

@@ -139,6 +139,9 @@ func build(ms *Measurements, opt BuildOptions, split map[string]bool) (*Model, *
 		if err := bp.run(b, &r); err != nil {
 			return nil, nil, err
 		}
+		if b.p != nil && b.p.stopped {
+			return nil, nil, fmt.Errorf("%w (in the pass %q)", ErrBuildStopped, bp.name)
+		}
 		b.rep.Passes = append(b.rep.Passes, r)
 	}
 	sort.Slice(b.rep.Fits, func(i, j int) bool { return b.rep.Fits[i].Form < b.rep.Fits[j].Form })

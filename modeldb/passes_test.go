@@ -1,6 +1,7 @@
 package modeldb
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -284,5 +285,25 @@ func TestDispatchWidthFromNoBaseIgnoresAFewFastMixes(t *testing.T) {
 	}
 	if rep.Contradicting != 0 {
 		t.Errorf("%d mixes left out: the fast mix must reach the fit", rep.Contradicting)
+	}
+}
+
+// TestBuildStops: a build whose Stop says true gives up with
+// ErrBuildStopped, naming the pass, and no model; asked after a few
+// classes it still stops; never asked to stop, the same measurements build.
+func TestBuildStops(t *testing.T) {
+	truth := loadTruth(t)
+	ms := synthMeasurements(t, truth, 0.01, 1)
+	m, _, err := Build(ms, BuildOptions{Now: fixedNow, Infer: InferOptions{Stop: func() bool { return true }}})
+	if !errors.Is(err, ErrBuildStopped) || m != nil || !strings.Contains(err.Error(), `"ports from the mixes"`) {
+		t.Fatalf("stopped at once: model %v, error %v; want ErrBuildStopped in the pass that fits", m != nil, err)
+	}
+	asked := 0
+	_, _, err = Build(ms, BuildOptions{Now: fixedNow, Infer: InferOptions{Stop: func() bool { asked++; return asked > 5 }}})
+	if !errors.Is(err, ErrBuildStopped) || asked != 6 {
+		t.Errorf("stopped after five classes: error %v, asked %d times; want ErrBuildStopped after 6", err, asked)
+	}
+	if _, _, err := Build(ms, BuildOptions{Now: fixedNow, Infer: InferOptions{Stop: func() bool { return false }}}); err != nil {
+		t.Errorf("never stopped: %v", err)
 	}
 }
