@@ -38,6 +38,12 @@ const (
 	MaskWritesPairZMM    = "512-bit compare and korw"
 )
 
+// The forms of the mask-write streams below 512 bits.
+const (
+	maskWritesLogicForm   = "korw k, k, k"
+	maskWritesCompareForm = "vpcmpeqd k, xmm, xmm"
+)
+
 // MaskWritePort is the name of the mask-write slots' ports, numbered
 // MaskWritePort.0, MaskWritePort.1, ... as the load ports are.
 const MaskWritePort = "MaskWrite"
@@ -142,6 +148,14 @@ func (b *builder) maskWrites(r *Pass) error {
 	slots, wide := maskSlotsOf(x)
 	if slots == 0 {
 		r.Evidence += ": no shared limit"
+		return nil
+	}
+	// Where the fitted ports already give the pair its time (the two
+	// forms share a pipe on this host), the slots would add a limit the
+	// pair does not show.
+	pair := []MixPart{{Form: maskWritesLogicForm, Count: 8}, {Form: maskWritesCompareForm, Count: 8}}
+	if c := PredictThroughput(b.m, pair) / 16; c >= 0.9*x.Pair {
+		r.Evidence += fmt.Sprintf(": the fitted ports give the pair %.3f already (they share a pipe here)", c)
 		return nil
 	}
 	var ports []string

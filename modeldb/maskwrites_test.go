@@ -65,8 +65,9 @@ func TestWritesMask(t *testing.T) {
 // TestBuildMeasuresMaskWrites: the streams of a sweep give every form
 // that writes a mask a use of the slots (two for the 512-bit compare),
 // none to a form that only reads one; without the streams, or with a
-// pair that ran as disjoint pipes allow, there are no slots, and a base
-// that had them loses them (they are the host's measurement).
+// pair that ran as disjoint pipes allow, or one whose forms share their
+// pipes, there are no slots, and a base that had them loses them (they
+// are the host's measurement).
 func TestBuildMeasuresMaskWrites(t *testing.T) {
 	tp := func(form string, v float64) *results.Benchmark {
 		return &results.Benchmark{Mode: "inverse_throughput", Measurements: []results.Measurement{{Key: "inverse_throughput", Value: v, PerSnippetValue: 16 * v}},
@@ -146,4 +147,22 @@ func TestBuildMeasuresMaskWrites(t *testing.T) {
 		t.Errorf("slots from a pair on disjoint pipes: ports %v", m3.Ports)
 	}
 	wantPass(t, rep3, "mask writes", false, "no shared limit")
+
+	// Where the two share their pipes (a host that runs the compare and
+	// korw on the same two ports), the ports give the pair its time: no
+	// slots.
+	shared := base.Clone()
+	for _, e := range shared.Forms {
+		if e.Form == "korw k, k, k" {
+			e.PortPressure = PortPressure{{Cycles: 1, Ports: []string{"FP0", "FP1"}}}
+		}
+	}
+	m4, rep4, err := Build(ms, BuildOptions{Base: shared})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(m4.Ports, isMaskWritePort) {
+		t.Errorf("slots where the pair shares its pipes: ports %v", m4.Ports)
+	}
+	wantPass(t, rep4, "mask writes", false, "the fitted ports give the pair 0.500 already")
 }

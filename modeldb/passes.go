@@ -74,7 +74,7 @@ var buildPasses = []buildPass{
 		"mixes of 512-bit work with narrower vector forms (AVX-512 hosts)", (*builder).crossWidthFit},
 	{"entries", "every measured form gets its latencies, throughput, fitted ports, uops within its throughput, flags and provenance",
 		"latencies and throughputs", (*builder).entries},
-	{"mask writes", "every form that writes a mask register takes one of the slots a cycle that writes to the mask registers share, a 512-bit form as many as its stream showed, where a compare into a mask and korw, on disjoint pipes, ran in turn at least halfway from the time those pipes allow to the sum of their times",
+	{"mask writes", "every form that writes a mask register takes one of the slots a cycle that writes to the mask registers share, a 512-bit form as many as its stream showed, where a compare into a mask and korw, on disjoint pipes, ran in turn at least halfway from the time those pipes allow to the sum of their times and the fitted ports do not give the pair nine tenths of its time already",
 		"streams of korw, of vpcmpeqd k, xmm, xmm and of the two in turn, and of the 512-bit compare alone and with korw (AVX-512 hosts)", (*builder).maskWrites},
 	{"latency beside 512-bit work", "a register form whose latency beside 512-bit work differs from its own by more than 5 % keeps both; a memory form takes its register form's",
 		"register forms' latency chains with a zmm load after each link (AVX-512 hosts)", (*builder).latency512},
