@@ -114,6 +114,11 @@ func newPoint(file string, doc int, b *results.Benchmark) *Point {
 		// throughput, which a model entry holds.
 		p.Opcode = "store commit: " + x.Operands
 		p.Aux = true
+	case x != nil && x.Kind == modeldb.MaskWritesKind:
+		// The mask-write streams hang off korw k, k, k but time compares
+		// into masks too: not korw's own throughput.
+		p.Opcode = "mask writes: " + x.Operands
+		p.Aux = true
 	case x != nil && x.Kind == modeldb.LateForwardKind:
 		// A late-forwarding chain: vpaddd beside vpmaddwd, not the
 		// form's own latency.

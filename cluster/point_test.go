@@ -6,8 +6,8 @@ import (
 	"portlab/results"
 )
 
-// TestPointsThatMeasureNoFormsOwnNumber: the store-commit streams and lea
-// in one address shape are clustered under names of their own and compared
+// TestPointsThatMeasureNoFormsOwnNumber: the store-commit and mask-write
+// streams and lea in one address shape are clustered under names of their own and compared
 // with no model entry (the entry holds the form's own throughput: the
 // streams at 0.5 and 1.0 cycles a store would both be "inconsistent").
 func TestPointsThatMeasureNoFormsOwnNumber(t *testing.T) {
@@ -22,6 +22,7 @@ func TestPointsThatMeasureNoFormsOwnNumber(t *testing.T) {
 		{&results.Extra{Form: "mov m64, r64", Kind: "store-commit", Operands: "lines-apart"}, "store commit: lines-apart", true},
 		{&results.Extra{Form: "lea r64, m", Kind: "address-throughput", Addressing: "base+index+disp"}, "lea r64, m [base+index+disp]", true},
 		{&results.Extra{Form: "vaddss xmm, xmm, xmm", Kind: "latency-beside-512bit", Operands: "1->0"}, "vaddss xmm, xmm, xmm (beside 512-bit work)", true},
+		{&results.Extra{Form: "korw k, k, k", Kind: "mask-writes", Operands: "512-bit compare and korw"}, "mask writes: 512-bit compare and korw", true},
 		{&results.Extra{Form: "mov m64, r64", Kind: "throughput"}, "mov m64, r64", false},
 	} {
 		p := newPoint("f.yaml", 0, tp(c.x))
