@@ -757,12 +757,16 @@ func (r *run) build() error {
 		return err
 	}
 	all = append(all, others...)
+	givenUp := ""
 	if len(gaveUp) > 0 {
 		r.st.Notes["build"] = "gave up the build from " + joinAnd(gaveUp) + " at the budget"
-		r.rep.Bases = "built from " + baseLabel(r.base) + "; gave up the build from " + joinAnd(gaveUp) + ", which would have run past the budget"
-		summary = r.rep.Bases + "\n" + summary
+		givenUp = "; gave up the build from " + joinAnd(gaveUp) + ", which would have run past the budget"
 	}
-	if len(all) > 1 {
+	switch {
+	case len(all) == 1 && givenUp != "":
+		r.rep.Bases = "built from " + baseLabel(r.base) + givenUp
+		summary = r.rep.Bases + "\n" + summary
+	case len(all) > 1:
 		draw := ms.RandomMixes
 		var parts []string
 		within := make([][]bool, len(all))
@@ -773,10 +777,7 @@ func (r *run) build() error {
 		}
 		best, why := keepBuild(within)
 		m = all[best].m
-		r.rep.Bases = "built " + joinAnd(parts) + ": kept the build from " + all[best].label + why(func(i int) string { return all[i].label })
-		if len(gaveUp) > 0 {
-			r.rep.Bases += "; gave up the build from " + joinAnd(gaveUp) + ", which would have run past the budget"
-		}
+		r.rep.Bases = "built " + joinAnd(parts) + ": kept the build from " + all[best].label + why(func(i int) string { return all[i].label }) + givenUp
 		summary = r.rep.Bases + "\n" + all[best].rep.Summary(10)
 	}
 	if err := m.SaveWith(filepath.Join(r.o.Dir, modelFile), modeldb.MarshalOptions{Compact: true}); err != nil {

@@ -16,16 +16,13 @@ import (
 // that a sweep of AVX-512 forms measures them once.
 const KindMaskWrites = modeldb.MaskWritesKind
 
-// maskWritesForm is the form the mask-write streams belong to.
-const maskWritesForm = "korw k, k, k"
-
 // MaskWriteBenches returns, for korw k, k, k, the mask-write streams: 16
 // instructions a copy, their destinations alternating between k2 and k3,
 // korw reading k4 and k5, the compares xmm0/zmm0 and xmm1/zmm1 (written by
 // nothing), so that every instruction is independent. Nil for other
 // forms.
 func MaskWriteBenches(f *isa.Form) []*Bench {
-	if f.Name() != maskWritesForm {
+	if f.Name() != modeldb.MaskWritesLogicForm {
 		return nil
 	}
 	logic := func(k int) string { return fmt.Sprintf("korw k%d, k4, k5", 2+k%2) }

@@ -38,10 +38,11 @@ const (
 	MaskWritesPairZMM    = "512-bit compare and korw"
 )
 
-// The forms of the mask-write streams below 512 bits.
+// The forms of the mask-write streams below 512 bits; the streams hang
+// off the first (gen.MaskWriteBenches).
 const (
-	maskWritesLogicForm   = "korw k, k, k"
-	maskWritesCompareForm = "vpcmpeqd k, xmm, xmm"
+	MaskWritesLogicForm   = "korw k, k, k"
+	MaskWritesCompareForm = "vpcmpeqd k, xmm, xmm"
 )
 
 // MaskWritePort is the name of the mask-write slots' ports, numbered
@@ -75,10 +76,7 @@ func maskSlotsOf(x *MaskWritesRun) (slots int, wide float64) {
 	if x.Pair-disjoint < maskWritesShow*(shared-disjoint) {
 		return 0, 1
 	}
-	slots = int(math.Round(1 / x.Pair))
-	if slots < 1 {
-		slots = 1
-	}
+	slots = max(1, int(math.Round(1/x.Pair)))
 	wide = 1
 	if x.PairZMM > 0 {
 		// n 512-bit compares and n korw take n*(w+1)/slots cycles.
@@ -88,19 +86,10 @@ func maskSlotsOf(x *MaskWritesRun) (slots int, wide float64) {
 	return slots, wide
 }
 
-// writesMask reports whether a form writes a mask register (its first
-// operand is one and is written; kortest and ktest only read theirs), and
-// whether it works on 512-bit registers.
-func writesMask(f *isa.Form) (writes, wide bool) {
-	if len(f.Operands) == 0 || f.Operands[0].Kind != isa.KindK || f.Operands[0].Access&(isa.Write|isa.CondWrite) == 0 {
-		return false, false
-	}
-	for _, op := range f.Operands {
-		if op.Kind == isa.KindZMM || op.Kind == isa.KindM512 {
-			return true, true
-		}
-	}
-	return true, false
+// writesMask reports whether a form writes a mask register: its first
+// operand is one and is written (kortest and ktest only read theirs).
+func writesMask(f *isa.Form) bool {
+	return len(f.Operands) > 0 && f.Operands[0].Kind == isa.KindK && f.Operands[0].Access&(isa.Write|isa.CondWrite) != 0
 }
 
 // isMaskWritePort reports whether a port is one of the mask-write slots.
@@ -153,7 +142,7 @@ func (b *builder) maskWrites(r *Pass) error {
 	// Where the fitted ports already give the pair its time (the two
 	// forms share a pipe on this host), the slots would add a limit the
 	// pair does not show.
-	pair := []MixPart{{Form: maskWritesLogicForm, Count: 8}, {Form: maskWritesCompareForm, Count: 8}}
+	pair := []MixPart{{Form: MaskWritesLogicForm, Count: 8}, {Form: MaskWritesCompareForm, Count: 8}}
 	if c := PredictThroughput(b.m, pair) / 16; c >= 0.9*x.Pair {
 		r.Evidence += fmt.Sprintf(": the fitted ports give the pair %.3f already (they share a pipe here)", c)
 		return nil
@@ -169,12 +158,11 @@ func (b *builder) maskWrites(r *Pass) error {
 		if !ok {
 			continue
 		}
-		writes, is512 := writesMask(f)
-		if !writes {
+		if !writesMask(f) {
 			continue
 		}
 		use := 1.0
-		if is512 {
+		if Is512BitOp(f) {
 			use = wide
 		}
 		// A form alone never runs slower than measured for the slots.
