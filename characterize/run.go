@@ -483,7 +483,7 @@ func (r *run) sweepOptions(forms []*isa.Form) sweep.Options {
 	o := r.o
 	return sweep.Options{
 		Forms: forms, Out: filepath.Join(o.Dir, resultsFile), Resume: true, Measure: o.Measure,
-		KeepNoisy: true, LoadOpPasses: 3, MemoryPasses: 3, MemoryRounds: 2, CPUName: o.Host.Microarch, HostSig: o.Host.Signature(), HostInfo: o.HostInfo, Has: o.Host.Has,
+		KeepNoisy: true, Lean: true, LoadOpPasses: 3, MemoryPasses: 3, MemoryRounds: 2, CPUName: o.Host.Microarch, HostSig: o.Host.Signature(), HostInfo: o.HostInfo, Has: o.Host.Has,
 		Progress: func(done, total int, cur string) { r.progress(done, total, cur) },
 		Stop:     r.behind,
 	}

@@ -44,6 +44,9 @@ type Info struct {
 	Kernel    string  `json:"kernel"`    // uname release
 	Microcode string  `json:"microcode"` // /proc/cpuinfo "microcode", "" when unreadable
 
+	Memory       uint64 `json:"memory"`        // the machine's memory in bytes, 0 when unknown
+	MemoryUsable uint64 `json:"memory_usable"` // what this process may use: Memory, or its control group's smaller limit
+
 	MaxLeaf    uint32 `json:"max_leaf"`     // highest basic CPUID leaf
 	MaxExtLeaf uint32 `json:"max_ext_leaf"` // highest extended CPUID leaf
 }
@@ -183,6 +186,7 @@ func detect() (*Info, error) {
 	info.ClockSource = readClockSource()
 	info.Kernel = kernelRelease()
 	info.Microcode = readMicrocode()
+	info.MemoryUsable, info.Memory = UsableMemory()
 	return info, nil
 }
 

@@ -56,3 +56,12 @@ func cpuinfoField(text []byte, key string) string {
 	}
 	return ""
 }
+
+// machineMemory is the machine's memory in bytes (0: unknown).
+func machineMemory() uint64 {
+	var si unix.Sysinfo_t
+	if err := unix.Sysinfo(&si); err != nil {
+		return 0
+	}
+	return uint64(si.Totalram) * uint64(si.Unit)
+}

@@ -20,3 +20,5 @@ func openCyclesPerfEvent() (func() error, error) {
 }
 
 func errnoName(errno syscall.Errno) string { return "" }
+
+func machineMemory() uint64 { return 0 }

@@ -71,6 +71,40 @@ func TestAssemblerDiskCache(t *testing.T) {
 	}
 }
 
+// The in-process cache keeps at most MemoryBytes of machine code, the
+// oldest objects leaving first; what left it comes back from the disk
+// cache without running as, and equal.
+func TestAssemblerMemoryBound(t *testing.T) {
+	needAs(t)
+	a := &Assembler{Path: "as", CacheDir: t.TempDir(), MemoryBytes: 64}
+	var units []*Unit
+	for i := range 40 {
+		units = append(units, &Unit{Name: fmt.Sprintf("u%d.s", i), Source: fmt.Sprintf("add rax, %d\nimul rax, rcx", 1000+i)})
+	}
+	first, errs := a.Assemble(units)
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("%s: %v", units[i].Name, err)
+		}
+	}
+	if a.held > 64 || len(a.memory) != len(a.order) || len(a.memory) == 0 || len(a.memory) >= len(units) {
+		t.Errorf("in memory: %d objects, %d bytes, %d keys in order; want at most 64 bytes of the %d", len(a.memory), a.held, len(a.order), len(units))
+	}
+	runs := a.Runs()
+	again, errs := a.Assemble(units)
+	for i := range units {
+		if errs[i] != nil || !bytes.Equal(first[i].Code, again[i].Code) {
+			t.Errorf("%s again: % x, %v; first % x", units[i].Name, again[i].Code, errs[i], first[i].Code)
+		}
+	}
+	if a.Runs() != runs {
+		t.Errorf("as ran %d more times: the objects the memory dropped should come from disk", a.Runs()-runs)
+	}
+	if a.held > 64 {
+		t.Errorf("%d bytes in memory after the second pass, bound 64", a.held)
+	}
+}
+
 func TestObjectEncoding(t *testing.T) {
 	o := &Object{Code: []byte{1, 2, 3}, Marks: map[string]int{"a": 1, "bb": 2}}
 	got, ok := decodeObject(encodeObject(o))

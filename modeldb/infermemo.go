@@ -40,6 +40,8 @@ type memo struct {
 	groups    []uint64
 	groupsAt  int
 	groupsVer int
+	// bytes is what the candidates' predictions hold.
+	bytes int64
 }
 
 // classMemo is one class's part of the memo.
@@ -219,6 +221,7 @@ func (p *inferProblem) memoized(c int, uses []maskUse, sample []int) *predVec {
 			n = len(sample)
 		}
 		vec.pred = make([]float64, n)
+		p.bytes += int64(8 * n)
 		for j := range vec.pred {
 			pos := j
 			if sample != nil {
@@ -272,13 +275,32 @@ func (p *inferProblem) sumErrors(c int, vec *predVec, sample []int) {
 	}
 }
 
-// pruneMemo drops the candidates of class c the current fit did not use.
+// pruneMemo drops the candidates of class c the current fit did not use,
+// and all of them where the memo holds more than InferOptions.MemoBytes:
+// the class's next fit computes its predictions afresh. Classes are
+// refitted in turn, round after round, so the classes fitted while the
+// memo had room keep theirs and the others do without.
 func (p *inferProblem) pruneMemo(c int) {
 	for key, pm := range p.cm[c].cands {
 		if pm.used != p.serial {
+			p.bytes -= pm.size()
 			delete(p.cm[c].cands, key)
 		}
 	}
+	if p.bytes > p.opt.MemoBytes && len(p.cm[c].cands) > 0 {
+		for _, pm := range p.cm[c].cands {
+			p.bytes -= pm.size()
+		}
+		p.cm[c].cands = nil
+		if p.opt.memoDropped != nil {
+			*p.opt.memoDropped++
+		}
+	}
+}
+
+// size is the bytes a candidate's predictions hold.
+func (pm *predMemo) size() int64 {
+	return int64(8 * (len(pm.full.pred) + len(pm.sample.pred)))
 }
 
 // curError is class c's error with its current mapping (what evaluate of

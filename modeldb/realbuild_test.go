@@ -187,7 +187,8 @@ func allVector(mx *MixMeasurement) bool {
 }
 
 // TestInferMemoChangesNothing builds the same models with the inference's
-// memo on and off: it may only save work.
+// memo on, off, and bounded so tightly that classes keep none between
+// their fits: it may only save work.
 func TestInferMemoChangesNothing(t *testing.T) {
 	bs, err := results.ReadFile("../testdata/models/real-graniterapids-subset.yaml")
 	if err != nil {
@@ -204,9 +205,10 @@ func TestInferMemoChangesNothing(t *testing.T) {
 		ms   *Measurements
 		base *Model
 	}{{"real subset, base", real, base}, {"real subset, abstract", real, nil}, {"synthetic, abstract", synth, nil}} {
-		var out [2][]byte
-		for i, off := range []bool{false, true} {
-			m, _, err := Build(c.ms, BuildOptions{Base: c.base, HoldOut: 0.2, Now: fixedNow, Infer: InferOptions{noMemo: off}})
+		var out [3][]byte
+		dropped := 0
+		for i, opt := range []InferOptions{{}, {noMemo: true}, {MemoBytes: 64 << 10, memoDropped: &dropped}} {
+			m, _, err := Build(c.ms, BuildOptions{Base: c.base, HoldOut: 0.2, Now: fixedNow, Infer: opt})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -216,6 +218,12 @@ func TestInferMemoChangesNothing(t *testing.T) {
 		}
 		if string(out[0]) != string(out[1]) {
 			t.Errorf("%s: the memo changed the model", c.name)
+		}
+		if string(out[0]) != string(out[2]) {
+			t.Errorf("%s: bounding the memo changed the model", c.name)
+		}
+		if dropped == 0 {
+			t.Errorf("%s: a memo bound of 64 KiB never dropped a class's memo", c.name)
 		}
 	}
 }

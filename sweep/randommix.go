@@ -165,8 +165,12 @@ func runRandomMixes(eng *measure.Engine, o Options, forms []*isa.Form, mt *measu
 		if err := measureAndAppend(eng, o, batch, next, w, sum); err != nil {
 			return err
 		}
+		// Measured: its snippets go (the noisy ones wait in sum.noisy),
+		// rather than all of a draw's to its end.
+		n := len(batch)
+		clear(batch)
 		if o.Progress != nil {
-			o.Progress(start+len(batch), len(todo), what)
+			o.Progress(start+n, len(todo), what)
 		}
 		if o.stopped() {
 			return ErrStopped

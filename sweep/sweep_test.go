@@ -215,7 +215,9 @@ func TestNoisyResultsAreMeasuredAgain(t *testing.T) {
 	if err := results.WriteFile(o.Out, bs); err != nil {
 		t.Fatal(err)
 	}
-	o.Resume = true
+	// Resumed lean, as characterize runs: the results read back and the
+	// new one are kept slim in memory, the file gets the new one whole.
+	o.Resume, o.Lean = true, true
 	again, err := Run(e, o)
 	if err != nil {
 		t.Fatal(err)
@@ -223,7 +225,15 @@ func TestNoisyResultsAreMeasuredAgain(t *testing.T) {
 	if again.Benchmarks != 1 || again.Results[0].Portlab.ID != tpID {
 		t.Fatalf("resume measured %d benchmarks, want the noisy throughput alone", again.Benchmarks)
 	}
+	if r := again.Results[0]; r.Portlab.Source != "" || r.AssembledSnippet != "" || r.Portlab.HostInfo != nil || r.Portlab.Median <= 0 || r.Portlab.Form != "add r64, r64" {
+		t.Errorf("lean result in memory: source %q, machine code %q, host info %v, median %v, form %q; want the text dropped, the numbers kept",
+			r.Portlab.Source, r.AssembledSnippet, r.Portlab.HostInfo, r.Portlab.Median, r.Portlab.Form)
+	}
 	after, _ := results.ReadFile(o.Out)
+	if last := after[len(after)-1]; last.Portlab.ID != tpID || last.Portlab.Source == "" || last.AssembledSnippet == "" || len(last.Key.Instructions) == 0 {
+		t.Errorf("the file's last result (%s): source %q, machine code %q, %d instructions; want it whole", last.Portlab.ID, last.Portlab.Source, last.AssembledSnippet, len(last.Key.Instructions))
+	}
+	o.Lean = false
 	for _, s := range Summarize(after) {
 		if s.Form == "add r64, r64" && (s.Throughput > 1 || s.Throughput < 0.1) {
 			t.Errorf("throughput read back %.3f: the noisy 99 was not replaced by its re-measurement", s.Throughput)

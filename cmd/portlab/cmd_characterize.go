@@ -114,6 +114,9 @@ func runCharacterize(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stderr, "portlab characterize: %s (%s), budget %v, work directory %s\n", info.Microarch, info.Signature(), *budget, *dir)
+	if note := memoryNote(info.MemoryUsable, info.Memory); note != "" {
+		fmt.Fprintf(stderr, "portlab characterize: %s\n", note)
+	}
 	prog := newStatusLine(stderr)
 	// An interrupt leaves everything measured so far in the work
 	// directory; say how to go on.

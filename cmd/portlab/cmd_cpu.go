@@ -182,6 +182,7 @@ func writeCPUText(w io.Writer, r cpuReport) {
 		line("caches", "%s", strings.Join(caches, ", "))
 	}
 	line("cpus", "%d", i.CPUs)
+	line("memory", "%s", describeMemory(i.Memory, i.MemoryUsable))
 	line("kernel", "%s", orUnknown(i.Kernel))
 	line("microcode", "%s", orUnknown(i.Microcode))
 	line("cycle source", "%s", r.CycleSource)
@@ -234,4 +235,24 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// describeMemory says how much memory the machine has and, where its
+// control group allows this process less, how much that is.
+func describeMemory(total, usable uint64) string {
+	switch {
+	case total == 0:
+		return "unknown"
+	case usable > 0 && usable < total:
+		return fmt.Sprintf("%s (%s for portlab: its control group's limit)", formatBytes(total), formatBytes(usable))
+	}
+	return formatBytes(total)
+}
+
+// formatBytes prints a memory size in GiB, or MiB below one GiB.
+func formatBytes(b uint64) string {
+	if b < 1<<30 {
+		return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
 }

@@ -40,6 +40,8 @@ func TestCPUJSON(t *testing.T) {
 			Message   string `json:"message"`
 		} `json:"cycle_counter"`
 		CycleSource  string `json:"cycle_source"`
+		Memory       uint64 `json:"memory"`
+		MemoryUsable uint64 `json:"memory_usable"`
 		MachineModel struct {
 			File string `json:"file"`
 			Base string `json:"characterize_base"`
@@ -60,6 +62,9 @@ func TestCPUJSON(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got.Features, info.Features) {
 		t.Errorf("features %q, Detect says %q", got.Features, info.Features)
+	}
+	if got.Memory != info.Memory || got.MemoryUsable != info.MemoryUsable || got.Memory == 0 || got.MemoryUsable > got.Memory {
+		t.Errorf("memory %d, usable %d; Detect says %d, %d", got.Memory, got.MemoryUsable, info.Memory, info.MemoryUsable)
 	}
 	if got.TSCHz != info.TSCHz || got.TSCSource == "" {
 		t.Errorf("tsc %d (%s)", got.TSCHz, got.TSCSource)
@@ -91,6 +96,7 @@ func TestCPUText(t *testing.T) {
 		"  decided by   " + info.MicroarchSource + "\n",
 		"cycle source   " + hostcpu.ProbeCycleCounter().Source() + "\n",
 		"kernel         " + info.Kernel + "\n",
+		"memory         " + describeMemory(info.Memory, info.MemoryUsable) + "\n",
 		"tsc            " + hostcpu.FormatHz(info.TSCHz) + " (" + info.TSCSource + ")\n",
 	} {
 		if !strings.Contains(text, want) {
@@ -224,5 +230,23 @@ func TestCPUMachineModelLines(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "machine model  unreadable: ") || !strings.Contains(out.String(), bad) {
 		t.Errorf("a broken user model is not named:\n%s", out.String())
+	}
+}
+
+// The memory line gives the machine's memory, and the control group's
+// limit where that is smaller.
+func TestDescribeMemory(t *testing.T) {
+	for _, c := range []struct {
+		total, usable uint64
+		want          string
+	}{
+		{24 << 30, 24 << 30, "24.0 GiB"},
+		{24 << 30, 4 << 30, "24.0 GiB (4.0 GiB for portlab: its control group's limit)"},
+		{24 << 30, 512 << 20, "24.0 GiB (512 MiB for portlab: its control group's limit)"},
+		{0, 0, "unknown"},
+	} {
+		if got := describeMemory(c.total, c.usable); got != c.want {
+			t.Errorf("%d, %d: %q, want %q", c.total, c.usable, got, c.want)
+		}
 	}
 }
