@@ -189,3 +189,11 @@ func TestFrequencyProbeOncePerPoint(t *testing.T) {
 		t.Errorf("three calls a point took %v, one call %v: the probe ran after every call", three, one)
 	}
 }
+
+// A worker collects between jobs once it has allocated workerGCEvery
+// bytes, not before.
+func TestGCDue(t *testing.T) {
+	if gcDue(workerGCEvery-1, 0) || !gcDue(workerGCEvery, 0) || gcDue(3*workerGCEvery, 2*workerGCEvery+1) {
+		t.Error("gcDue misjudges the bytes allocated since the last collection")
+	}
+}
