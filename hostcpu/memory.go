@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -70,8 +71,7 @@ type cgroupHierarchy struct {
 // /proc/self/mountinfo (mounts) for the hierarchies that limit memory:
 // the v1 memory controller's and the v2 unified one.
 func cgroupHierarchies(groups, mounts string) []cgroupHierarchy {
-	var v1, v2 string
-	have1, have2 := false, false
+	var v1, v2 string // the group's path in each ("" where it has none)
 	for _, line := range strings.Split(groups, "\n") {
 		parts := strings.SplitN(line, ":", 3)
 		if len(parts) != 3 {
@@ -79,9 +79,9 @@ func cgroupHierarchies(groups, mounts string) []cgroupHierarchy {
 		}
 		switch {
 		case parts[0] == "0" && parts[1] == "":
-			v2, have2 = parts[2], true
-		case hasField(parts[1], "memory"):
-			v1, have1 = parts[2], true
+			v2 = parts[2]
+		case slices.Contains(strings.Split(parts[1], ","), "memory"):
+			v1 = parts[2]
 		}
 	}
 	var out []cgroupHierarchy
@@ -103,9 +103,9 @@ func cgroupHierarchies(groups, mounts string) []cgroupHierarchy {
 		mroot, mpoint, fstype, super := unescapeMount(f[3]), unescapeMount(f[4]), f[sep+1], f[sep+3]
 		var group, file string
 		switch {
-		case fstype == "cgroup2" && have2:
+		case fstype == "cgroup2" && v2 != "":
 			group, file = v2, "memory.max"
-		case fstype == "cgroup" && have1 && hasField(super, "memory"):
+		case fstype == "cgroup" && v1 != "" && slices.Contains(strings.Split(super, ","), "memory"):
 			group, file = v1, "memory.limit_in_bytes"
 		default:
 			continue
@@ -119,16 +119,6 @@ func cgroupHierarchies(groups, mounts string) []cgroupHierarchy {
 		out = append(out, cgroupHierarchy{mount: mpoint, dir: path.Join(mpoint, rel), file: file})
 	}
 	return out
-}
-
-// hasField says whether the comma-separated list s holds x.
-func hasField(s, x string) bool {
-	for _, f := range strings.Split(s, ",") {
-		if f == x {
-			return true
-		}
-	}
-	return false
 }
 
 // unescapeMount undoes mountinfo's octal escapes (\040 for a space).

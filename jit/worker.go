@@ -91,7 +91,7 @@ func workerMain(cpu int, in io.Reader, out io.Writer) int {
 		if err := bw.Flush(); err != nil {
 			return 3
 		}
-		collectBetweenJobs()
+		w.collectBetweenJobs()
 	}
 }
 
@@ -105,18 +105,14 @@ func workerMain(cpu int, in io.Reader, out io.Writer) int {
 // resumed build step, starting none, ran in 2.1 GB alone).
 const workerGCEvery = 64 << 20
 
-var workerAllocs = []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
-
-// lastCollected is the allocation count at the worker's last collection.
-var lastCollected uint64
-
 // collectBetweenJobs collects the worker's garbage once it has allocated
 // workerGCEvery bytes since the last time.
-func collectBetweenJobs() {
-	metrics.Read(workerAllocs)
-	if gcDue(workerAllocs[0].Value.Uint64(), lastCollected) {
+func (w *worker) collectBetweenJobs() {
+	allocs := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(allocs)
+	if now := allocs[0].Value.Uint64(); gcDue(now, w.lastCollected) {
 		runtime.GC()
-		lastCollected = workerAllocs[0].Value.Uint64()
+		w.lastCollected = now
 	}
 }
 
@@ -134,6 +130,7 @@ type worker struct {
 	countersOpened bool
 	stack          []byte
 	ctx            []byte
+	lastCollected  uint64 // bytes allocated in all at the last collection
 }
 
 // moveTo carries out a job's move (Job.Move): it pins the measuring
