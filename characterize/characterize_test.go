@@ -359,7 +359,9 @@ func moved(from []bool, wins, losses int) []bool {
 // only one of them predicts); a later one that wins must then be beaten
 // in turn, and the report says why the kept one stands.
 func TestKeepBuild(t *testing.T) {
-	labels := func(i int) string { return []string{"base", "imported", "no base"}[i] }
+	labels := func(i int) string {
+		return []string{"the build from base", "the build from imported", "the build from no base"}[i]
+	}
 	base := make([]bool, 400)
 	for k := range base {
 		base[k] = k%5 != 0 // 320 of 400 within 10 %
@@ -370,7 +372,7 @@ func TestKeepBuild(t *testing.T) {
 	if best != 0 {
 		t.Errorf("a build 6 mixes ahead and 3 behind replaced the base")
 	}
-	if s := why(labels); !strings.Contains(s, "from imported 6 against 3, p = 0.25: within chance") {
+	if s := why(labels); !strings.Contains(s, "the build from imported 6 against 3, p = 0.25: within chance, the one before it stands") {
 		t.Errorf("why the base stands: %q", s)
 	}
 	// 25 ahead, 5 behind: kept (p < 0.001).
@@ -379,7 +381,7 @@ func TestKeepBuild(t *testing.T) {
 	if best != 2 {
 		t.Fatalf("a build 25 mixes ahead and 5 behind was not kept (kept %d)", best)
 	}
-	if s := why(labels); !strings.Contains(s, "from no base predicts 25 mixes within 10 % that the build before it misses and misses 5 it predicts, p = 0.000") {
+	if s := why(labels); !strings.Contains(s, "the build from no base predicts 25 mixes within 10 % that the one before it misses and misses 5 it predicts, p = 0.000") {
 		t.Errorf("why the winner was kept: %q", s)
 	}
 	// A later build must beat the one that replaced the base, not the base.
@@ -457,5 +459,50 @@ func TestCompetingBuildsGiveUpAtTheBudget(t *testing.T) {
 			t.Errorf("budget %v, %v spent, first build %v s: started %q, kept %q, gave up %q; want %q, %q, %q",
 				c.budget, c.spent, c.first, started, kept, gaveUp, c.started, c.kept, c.gaveUp)
 		}
+	}
+}
+
+// A model measured before competes with its rebuilds as it stands: a
+// rebuild that predicts the validation draw worse beyond chance does not
+// replace it, and the report says so; one that predicts it as well stays.
+func TestChooseBuildKeepsTheBaseAsItStands(t *testing.T) {
+	base, err := modeldb.Embedded("portlab-znver4.yml.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The rebuild dispatches 3 a cycle where the base dispatches 6.
+	rebuilt := base.Clone()
+	rebuilt.DispatchWidth = 3
+	forms := []string{"add r64, r64", "vpaddd ymm, ymm, ymm", "imul r64, r64", "vaddpd ymm, ymm, ymm", "shl r64, imm8"}
+	drawBy := func(m *modeldb.Model) []*modeldb.MixMeasurement {
+		pred := modeldb.NewPredictor(m)
+		var draw []*modeldb.MixMeasurement
+		for i := 0; i < 200; i++ {
+			parts := []modeldb.MixPart{{Form: forms[i%5], Count: 2 + i%7}, {Form: forms[(i/5+1+i)%5], Count: 3 + i%4}}
+			if parts[0].Form == parts[1].Form {
+				parts = parts[:1]
+			}
+			pr, err := pred.Predict(parts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			draw = append(draw, &modeldb.MixMeasurement{Parts: parts, Cycles: pr.Cycles})
+		}
+		return draw
+	}
+	all := []built{{label: "B", m: rebuilt, rep: &modeldb.BuildReport{}}, {label: "B", m: base, asIs: true}}
+	best, bases := chooseBuild(all, drawBy(base))
+	if best != 1 || !strings.Contains(bases, "against B as it stands (100.0 % of the 200 validation mixes within 10 %): kept B as it stands (B as it stands predicts") {
+		t.Errorf("a rebuild worse than its base: kept %d, %q", best, bases)
+	}
+	best, bases = chooseBuild(all, drawBy(rebuilt))
+	if best != 0 || !strings.Contains(bases, "built from B (100.0 % of the 200 validation mixes within 10 %), against B as it stands") || !strings.Contains(bases, ": kept the build from B") {
+		t.Errorf("a rebuild better than its base: kept %d, %q", best, bases)
+	}
+	if !measuredBase(base) || measuredBase(nil) {
+		t.Error("measuredBase")
+	}
+	if imported, err := modeldb.Embedded("llvm14-znver3.yml.gz"); err != nil || measuredBase(imported) {
+		t.Errorf("an imported model counts as measured (%v)", err)
 	}
 }

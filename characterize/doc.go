@@ -22,7 +22,9 @@
 //	            signature, else the imported model nearest the host; where
 //	            the budget allows, builds from other bases compete and the
 //	            validation draw decides (keepBuild: the first stays unless
-//	            another predicts the draw better beyond chance)
+//	            another predicts the draw better beyond chance; a model
+//	            measured before competes last as it stands, so a rebuild
+//	            worse than it beyond chance does not replace it)
 //	evaluate    the validation draw predicted by the new model (and by the
 //	            base, for comparison)
 //	predict     the kernels predicted by the new model, the base model and

@@ -131,6 +131,12 @@ func threadCPUs(tid int) []int {
 // process allowed no other CPU is left as it is.
 func moveOffCPU(cpu int) { moveThreadsOff(startCPUs, cpu, 0) }
 
+// RestoreCPUs moves every thread of this process back onto its start-up
+// mask, undoing moveOffCPU, for work that measures nothing (a model
+// build) and should have every CPU again. The next worker to start moves
+// them off its CPU once more.
+func RestoreCPUs() { moveThreadsOff(startCPUs, -1, 0) }
+
 // startAs starts GNU as with this process's start-up mask, the measuring
 // CPU among them: a child inherits the mask of the thread that starts
 // it, and this process's threads are kept off the measuring CPU

@@ -149,6 +149,21 @@ func TestMeasuringCPUIsTheWorkersAlone(t *testing.T) {
 	if r.PID() != pid {
 		t.Errorf("the worker was replaced (pid %d, then %d): a move must not restart it", pid, r.PID())
 	}
+	// Released (RestoreCPUs, for a model build), every thread of this
+	// process may run on every CPU again; the next job moves them off.
+	r.Close()
+	RestoreCPUs()
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range tasks {
+		tid, _ := strconv.Atoi(task.Name())
+		if mask := threadCPUs(tid); mask != nil && !slices.Equal(mask, cpus) {
+			t.Errorf("released, thread %d may run on %v, want the start-up mask %v", tid, mask, cpus)
+		}
+	}
+	check(cpu)
 }
 
 // The frequency probe runs once a point, after its last call: a job whose

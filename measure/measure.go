@@ -345,6 +345,20 @@ func (s EngineStats) String() string {
 	return line
 }
 
+// Release stops the workers and gives this process's threads every CPU
+// of its start-up mask again, for a while of work that measures nothing
+// (characterize's model build: kept off the measuring CPU, a 2-vCPU
+// host's build ran on one CPU and its garbage collector with it). The
+// engine stays usable: its next job starts a worker and keeps the
+// process off that CPU again. Unlike Close it keeps the CPU's lock.
+func (e *Engine) Release() {
+	e.Runner.Close()
+	for _, r := range e.passRunners {
+		r.Close()
+	}
+	jit.RestoreCPUs()
+}
+
 // Close stops the worker and lets go of the CPU.
 func (e *Engine) Close() error {
 	e.Runner.Close()

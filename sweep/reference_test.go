@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"portlab/internal/retry"
+	"portlab/isa"
 )
 
 // published is testdata/reference/published.yaml: uops.info's numbers for
@@ -165,6 +166,12 @@ func TestPublishedNumbers(t *testing.T) {
 		}
 		o := options(h)
 		o.Forms = forms
+		// As bench and characterize measure: an integer memory form's
+		// throughput is the fastest converged of 3 passes in 2 rounds (a
+		// single pass of mov m64, r64 read 0.63-0.66 on the Zen 4 guest
+		// without AVX-512 where the passes beside it read 0.50), a vector
+		// load-op's the median of 3.
+		o.MemoryPasses, o.MemoryRounds, o.LoadOpPasses = 3, 2, 3
 		sum, err := Run(e, o)
 		if err != nil {
 			t.Fatal(err)
@@ -234,12 +241,12 @@ func TestPublishedNumbers(t *testing.T) {
 			}
 		}
 		for key := range ranges {
-			if !seen[key] {
+			if !seen[key] && runsHere(key, forms) {
 				mismatches = append(mismatches, key+": listed as host-dependent but not measured")
 			}
 		}
 		for key := range known {
-			if !seen[key] {
+			if !seen[key] && runsHere(key, forms) {
 				mismatches = append(mismatches, key+": listed as a deviation but not measured")
 			}
 		}
@@ -270,6 +277,23 @@ func TestPublishedNumbers(t *testing.T) {
 		}
 		t.Logf("differs (%s has no verified deviation list for the %s column): %s%s", h.Microarch, class, m, note)
 	}
+}
+
+// runsHere says whether the form a deviation's key names ("FORM
+// latency", "FORM [addressing] throughput") is among the forms this host
+// runs: a guest that hides AVX-512 measures no zmm form, and a deviation
+// listed for one is not missing there.
+func runsHere(key string, forms []*isa.Form) bool {
+	name := key[:strings.LastIndexByte(key, ' ')]
+	if i := strings.Index(name, " ["); i >= 0 {
+		name = name[:i]
+	}
+	for _, f := range forms {
+		if f.Name() == name {
+			return true
+		}
+	}
+	return false
 }
 
 // rangeTolerance is the checks' tolerance around a published or listed
