@@ -90,13 +90,7 @@ func cgroupHierarchies(groups, mounts string) []cgroupHierarchy {
 	for sc.Scan() {
 		// id parent major:minor root mountpoint options [optional...] - fstype source superoptions
 		f := strings.Fields(sc.Text())
-		sep := -1
-		for i, x := range f {
-			if x == "-" {
-				sep = i
-				break
-			}
-		}
+		sep := slices.Index(f, "-")
 		if sep < 5 || sep+3 >= len(f) {
 			continue
 		}

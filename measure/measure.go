@@ -352,19 +352,21 @@ func (s EngineStats) String() string {
 // engine stays usable: its next job starts a worker and keeps the
 // process off that CPU again. Unlike Close it keeps the CPU's lock.
 func (e *Engine) Release() {
+	e.stopWorkers()
+	jit.RestoreCPUs()
+}
+
+// stopWorkers stops the engine's workers; its next job starts one.
+func (e *Engine) stopWorkers() {
 	e.Runner.Close()
 	for _, r := range e.passRunners {
 		r.Close()
 	}
-	jit.RestoreCPUs()
 }
 
 // Close stops the worker and lets go of the CPU.
 func (e *Engine) Close() error {
-	e.Runner.Close()
-	for _, r := range e.passRunners {
-		r.Close()
-	}
+	e.stopWorkers()
 	if e.unlock != nil {
 		e.unlock()
 	}

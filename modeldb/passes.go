@@ -286,8 +286,7 @@ func (b *builder) dispatchWidth(r *Pass) error {
 	// model's 6 a cycle, and 7 left 58.2 % of 95,959 mixes within 10 %
 	// where 6 left 63.0 % (the build with 7 put 58.8 % of the validation
 	// draw within 10 %, with 6 65.8 %).
-	all := append(append([]*MixMeasurement(nil), b.fitMixes...), b.crossMixes...)
-	kept, raised := widthWithin(base, int(p.width), all), widthWithin(base, int(w), all)
+	kept, raised := widthWithin(base, []int{int(p.width), int(w)}, append(append([]*MixMeasurement(nil), b.fitMixes...), b.crossMixes...))
 	r.Evidence += fmt.Sprintf("; with the base's mappings %s a cycle puts %s of them within 10 %%, %s %s", FormatNum(w), pct(raised), FormatNum(p.width), pct(kept))
 	if raised.Within*kept.N <= kept.Within*raised.N {
 		return nil
@@ -303,10 +302,10 @@ func (b *builder) dispatchWidth(r *Pass) error {
 // beyond it (a few seconds for two widths).
 const widthSample = 20000
 
-// widthWithin predicts mixes with the base's mappings at a dispatch width
-// (at most widthSample of them, evenly spaced): the pass "dispatch
-// width" raises the width only where that predicts more of them.
-func widthWithin(base *Model, width int, mixes []*MixMeasurement) *MixReport {
+// widthWithin predicts mixes with the base's mappings at two dispatch
+// widths (at most widthSample of the mixes, evenly spaced): the pass
+// "dispatch width" raises the width only where that predicts more of them.
+func widthWithin(base *Model, widths []int, mixes []*MixMeasurement) (kept, raised *MixReport) {
 	if n := len(mixes); n > widthSample {
 		sample := make([]*MixMeasurement, 0, widthSample)
 		for i := 0; i < widthSample; i++ {
@@ -315,8 +314,10 @@ func widthWithin(base *Model, width int, mixes []*MixMeasurement) *MixReport {
 		mixes = sample
 	}
 	m := base.Clone()
-	m.DispatchWidth = width
-	return EvaluateMixMeasurements(m, mixes, 0.10)
+	m.DispatchWidth = widths[0]
+	kept = EvaluateMixMeasurements(m, mixes, 0.10)
+	m.DispatchWidth = widths[1]
+	return kept, EvaluateMixMeasurements(m, mixes, 0.10)
 }
 
 // pct is a report's share of mixes within its tolerance, in words.

@@ -1140,10 +1140,9 @@ func annotateProperties(all, res []*results.Benchmark) {
 	}
 }
 
-// appender appends complete result documents to a file, one write per
-// batch; loadForResume drops a torn last document.
-// appender appends results to the sweep's file; with slim it then drops
-// what only the file's readers need of them (Options.Lean).
+// appender appends complete result documents to the sweep's file, one
+// write per batch (loadForResume drops a torn last document); with slim
+// it then drops what only the file's readers need of them (Options.Lean).
 type appender struct {
 	path string
 	slim bool
