@@ -57,7 +57,7 @@ func TestMakePlan(t *testing.T) {
 
 func TestPortsOrder(t *testing.T) {
 	var forms []*isa.Form
-	names := []string{"vaddpd zmm {k}, zmm, zmm", "add r64, m64", "vaddpd zmm, zmm, zmm", "add r64, r64", "lea r64, m", "vaddpd ymm, ymm, ymm"}
+	names := []string{"vaddpd zmm {k}, zmm, zmm", "add r64, m64", "vaddpd zmm, zmm, zmm", "add r64, r64", "lea r64, m", "vaddpd ymm, ymm, ymm", "vmovups m256, ymm", "mov r64, m64"}
 	for _, n := range names {
 		f, ok := isa.Lookup(n)
 		if !ok {
@@ -70,7 +70,7 @@ func TestPortsOrder(t *testing.T) {
 	for _, f := range got {
 		tier[f.Name()] = portsTier(f)
 	}
-	want := map[string]int{"add r64, r64": 0, "vaddpd ymm, ymm, ymm": 0, "lea r64, m": 0, "vaddpd zmm, zmm, zmm": 1, "add r64, m64": 2, "vaddpd zmm {k}, zmm, zmm": 3}
+	want := map[string]int{"vmovups m256, ymm": -1, "mov r64, m64": -1, "add r64, r64": 0, "vaddpd ymm, ymm, ymm": 0, "lea r64, m": 0, "vaddpd zmm, zmm, zmm": 1, "add r64, m64": 2, "vaddpd zmm {k}, zmm, zmm": 3}
 	for n, w := range want {
 		if tier[n] != w {
 			t.Errorf("%s: tier %d, want %d", n, tier[n], w)

@@ -1,5 +1,11 @@
 package hostcpu
 
+import (
+	"slices"
+	"sort"
+	"strings"
+)
+
 // reg names a CPUID output register.
 type reg uint8
 
@@ -215,4 +221,31 @@ func decodeFeatures(q cpuidSource, maxBasic, maxExt uint32, osxsave bool, xcr0 u
 		}
 	}
 	return out
+}
+
+// kernelHidden returns the features of info (sorted) whose Linux flag the
+// /proc/cpuinfo text lacks; nil where the text has no flags line.
+func kernelHidden(info *Info, cpuinfo []byte) []string {
+	var flags map[string]bool
+	for _, line := range strings.Split(string(cpuinfo), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if ok && strings.TrimSpace(k) == "flags" {
+			flags = map[string]bool{}
+			for _, f := range strings.Fields(v) {
+				flags[f] = true
+			}
+			break
+		}
+	}
+	if len(flags) == 0 {
+		return nil
+	}
+	var out []string
+	for _, f := range featureBits {
+		if f.linux != "" && info.Has(f.name) && !flags[f.linux] {
+			out = append(out, f.name)
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
 }

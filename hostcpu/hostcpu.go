@@ -29,8 +29,13 @@ type Info struct {
 	// isa.Features spells them (see the package comment). OSDisabled are
 	// features CPUID reports whose register state the OS has not enabled
 	// in XCR0; they are not in Features.
-	Features     []string `json:"features"`
-	OSDisabled   []string `json:"os_disabled,omitempty"`
+	Features   []string `json:"features"`
+	OSDisabled []string `json:"os_disabled,omitempty"`
+	// KernelHidden are features in Features whose /proc/cpuinfo flag the
+	// kernel leaves out: a paravirtualised guest's kernel can read a CPUID
+	// the hypervisor masks while user code runs CPUID on the host's CPU
+	// (a Zen 5 guest: fsgsbase, lzcnt, sse4a, whose instructions run).
+	KernelHidden []string `json:"kernel_hidden,omitempty"`
 	XCR0         uint64   `json:"xcr0"`                    // 0 when OSXSAVE is off
 	AVX10Version int      `json:"avx10_version,omitempty"` // CPUID 0x24 EBX[7:0] when avx10 is present
 
@@ -73,8 +78,13 @@ func (c Cache) Name() string {
 	return fmt.Sprintf("L%d", c.Level)
 }
 
-// String formats the cache as "L1d 48 KiB 12-way".
+// String formats the cache as "L1d 48 KiB 12-way", or "L3 508 MiB" where
+// CPUID gives no associativity (AMD's legacy leaf 0x80000006 refers to
+// leaf 0x8000001D for it, which a hypervisor may not pass through).
 func (c Cache) String() string {
+	if c.Ways <= 0 {
+		return fmt.Sprintf("%s %s", c.Name(), FormatBytes(c.Size))
+	}
 	return fmt.Sprintf("%s %s %d-way", c.Name(), FormatBytes(c.Size), c.Ways)
 }
 
@@ -186,6 +196,7 @@ func detect() (*Info, error) {
 	info.ClockSource = readClockSource()
 	info.Kernel = kernelRelease()
 	info.Microcode = readMicrocode()
+	info.KernelHidden = readKernelHidden(info)
 	info.MemoryUsable, info.Memory = UsableMemory()
 	return info, nil
 }

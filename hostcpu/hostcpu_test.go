@@ -412,9 +412,20 @@ func TestFeaturesMatchProcCPUInfo(t *testing.T) {
 				t.Logf("%s: CPUID has it but XCR0 lacks its state", f.name)
 			}
 		}
-		if ours != flags[f.linux] {
-			t.Errorf("feature %q (/proc/cpuinfo %q): decoded %v, kernel says %v", f.name, f.linux, ours, flags[f.linux])
+		if ours == flags[f.linux] {
+			continue
 		}
+		// A kernel can read a CPUID its hypervisor masks while user code
+		// runs CPUID on the host's CPU: then the instruction decides.
+		if _, probed := instructionProbes[f.name]; ours && probed {
+			if err := probeInChild(f.name); err != nil {
+				t.Errorf("feature %q (/proc/cpuinfo %q): decoded true, the kernel says false, and its instruction does not run: %v", f.name, f.linux, err)
+			} else {
+				t.Logf("feature %q: the kernel leaves /proc/cpuinfo's %q out, CPUID reports it and its instruction runs", f.name, f.linux)
+			}
+			continue
+		}
+		t.Errorf("feature %q (/proc/cpuinfo %q): decoded %v, kernel says %v", f.name, f.linux, ours, flags[f.linux])
 	}
 	if compared < 60 {
 		t.Errorf("compared only %d features", compared)
@@ -464,5 +475,39 @@ func TestDetect(t *testing.T) {
 	}
 	if !reflect.DeepEqual(&back, info) {
 		t.Errorf("JSON round trip changed Info:\n%+v\n%+v", back, *info)
+	}
+}
+
+// TestCacheWithoutWays: AMD's legacy leaf 0x80000006 codes an L3's
+// associativity 9 ("see leaf 0x8000001D"), which a hypervisor that hides
+// the topology extensions does not answer (a Zen 5 guest under bhyve):
+// the cache prints without a way count, not as "0-way".
+func TestCacheWithoutWays(t *testing.T) {
+	if w := amdWays(9); w != 0 {
+		t.Errorf("amdWays(9) = %d, want 0 (not given here)", w)
+	}
+	c := Cache{Level: 3, Type: "unified", Size: 508 << 20, Ways: amdWays(9), LineSize: 64}
+	if s := c.String(); s != "L3 508 MiB" {
+		t.Errorf("%q, want \"L3 508 MiB\"", s)
+	}
+	if s := (Cache{Level: 2, Type: "unified", Size: 1 << 20, Ways: amdWays(6), LineSize: 64}).String(); s != "L2 1 MiB 8-way" {
+		t.Errorf("%q, want \"L2 1 MiB 8-way\"", s)
+	}
+}
+
+// TestKernelHidden: the features CPUID reports whose /proc/cpuinfo flag
+// is missing, under the kernel's spelling (lzcnt is "abm").
+func TestKernelHidden(t *testing.T) {
+	info := &Info{Features: []string{"avx2", "fsgsbase", "lzcnt", "sse2", "sse4a"}} // sorted, as Detect gives them
+	text := []byte("processor\t: 0\nflags\t\t: fpu sse2 avx2 misalignsse\nbugs\t\t: sysret_ss_attrs\n")
+	if got := strings.Join(kernelHidden(info, text), " "); got != "fsgsbase lzcnt sse4a" {
+		t.Errorf("hidden %q, want \"fsgsbase lzcnt sse4a\"", got)
+	}
+	if got := kernelHidden(info, []byte("processor\t: 0\n")); got != nil {
+		t.Errorf("no flags line: %q, want nil", got)
+	}
+	text = []byte("flags\t\t: fpu sse2 avx2 fsgsbase abm sse4a\n")
+	if got := kernelHidden(info, text); got != nil {
+		t.Errorf("every flag present: %q, want nil", got)
 	}
 }

@@ -43,6 +43,16 @@ func readMicrocode() string {
 	return cpuinfoField(b, "microcode")
 }
 
+// readKernelHidden returns the features of info whose /proc/cpuinfo flag
+// is missing; nil where /proc/cpuinfo has no flags line.
+func readKernelHidden(info *Info) []string {
+	b, err := os.ReadFile(cpuinfoPath)
+	if err != nil {
+		return nil
+	}
+	return kernelHidden(info, b)
+}
+
 // cpuinfoField returns the value of the first "key : value" line in
 // /proc/cpuinfo text whose key is key.
 func cpuinfoField(text []byte, key string) string {

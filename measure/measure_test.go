@@ -89,7 +89,9 @@ func measureBetween(t *testing.T, e *Engine, s *Snippet, o Options, lo, hi, tol 
 // tests use (Agner Fog, uops.info).
 func coreClass(uarch string) string {
 	switch uarch {
-	case "znver4", "znver5":
+	case "znver5":
+		return "zen5"
+	case "znver4":
 		return "zen4"
 	case "znver3", "znver2":
 		return "zen3"
@@ -109,17 +111,72 @@ var universal = []struct {
 }{
 	{"add latency", "add rax, rax", 1},
 	{"imul latency", "imul rax, rax", 3},
-	{"imul throughput", "imul rcx, rax\nimul rdx, rax\nimul rbx, rax\nimul rsi, rax", 1},
 	{"add (AT&T) latency", "addq %rcx, %rax", 1},
 }
 
+// imulChains4 is four independent imul chains, the snippet several tests
+// time as a throughput.
+const imulChains4 = "imul rcx, rax\nimul rdx, rax\nimul rbx, rax\nimul rsi, rax"
+
+// imulChains is the cycles per instruction of n independent chains of
+// imul r64, r64 (latency 3 on every core here) on a core of the class:
+// the chains' bound 3/n or the multipliers' 1/k, whichever is slower. A
+// core starts one 64-bit multiply a cycle everywhere the tests know but on
+// Zen 5, which starts three (imul r64, r64 throughput 1/3, measured on a
+// Zen 5 guest and in AMD's Zen 5 optimization guide). For a core the tests
+// do not know, every value one to four multipliers would give.
+func imulChains(n int, class string) []float64 {
+	ks := []int{1, 2, 3, 4}
+	switch class {
+	case "zen5":
+		ks = []int{3}
+	case "zen4", "zen3", "goldencove", "skylake":
+		ks = []int{1}
+	}
+	var out []float64
+	for _, k := range ks {
+		v := max(3/float64(n), 1/float64(k))
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// nearOne reports whether v lies within tol (relative) of one of wants.
+func nearOne(v float64, wants []float64, tol float64) bool {
+	for _, w := range wants {
+		if math.Abs(v-w) <= tol*w {
+			return true
+		}
+	}
+	return false
+}
+
 func TestUniversalNumbers(t *testing.T) {
-	e, _ := hostEngine(t)
+	e, info := hostEngine(t)
 	for _, c := range universal {
 		t.Run(c.name, func(t *testing.T) {
 			measureWithin(t, e, snippet(t, c.src), Options{}, c.want, 0.03)
 		})
 	}
+	// Four imul chains: 1 cycle each behind one multiplier, 3/4 (their
+	// latency) behind more.
+	t.Run("imul throughput", func(t *testing.T) {
+		wants := imulChains(4, coreClass(info.Microarch))
+		var got []float64
+		ok := retry.Patiently(8, func(int) bool {
+			m := e.Measure(snippet(t, imulChains4), Options{})
+			if m.Err != nil {
+				t.Fatal(m.Err)
+			}
+			got = append(got, m.PerInstr.Median)
+			return nearOne(m.PerInstr.Median, wants, 0.03)
+		})
+		if !ok {
+			t.Errorf("four imul chains: got %v cycles/instruction in %d runs, want one of %v ±3%%", got, len(got), wants)
+		}
+	})
 }
 
 func TestCoreNumbers(t *testing.T) {
@@ -129,16 +186,19 @@ func TestCoreNumbers(t *testing.T) {
 		t.Skipf("no published reference numbers for %s in this test", info.Microarch)
 	}
 	// Published latencies/throughputs (Agner Fog's instruction tables,
-	// uops.info): vaddpd ymm latency is 3 on Zen 3/4, 4 on Skylake, 2 on
-	// Golden Cove (its dedicated FADD units); the load-to-use latency of a
-	// simple [base] address is 4 on Zen and Skylake, 5 on Golden Cove.
+	// uops.info, AMD's Zen 5 optimization guide): vaddpd ymm latency is 3
+	// on Zen 3/4, 4 on Skylake, 2 on Golden Cove (its dedicated FADD
+	// units) and Zen 5; the load-to-use latency of a simple [base] address
+	// is 4 on Zen and Skylake, 5 on Golden Cove; Zen 5 loads four integer
+	// registers a cycle, Zen 3/4 and Golden Cove three, Skylake two.
 	lat := map[string]map[string]float64{
+		"zen5":       {"vaddpd": 2, "load": 4},
 		"zen4":       {"vaddpd": 3, "load": 4},
 		"zen3":       {"vaddpd": 3, "load": 4},
 		"goldencove": {"vaddpd": 2, "load": 5},
 		"skylake":    {"vaddpd": 4, "load": 4},
 	}[class]
-	loads := map[string]float64{"zen4": 1.0 / 3, "zen3": 1.0 / 3, "goldencove": 1.0 / 3, "skylake": 0.5}[class]
+	loads := map[string]float64{"zen5": 0.25, "zen4": 1.0 / 3, "zen3": 1.0 / 3, "goldencove": 1.0 / 3, "skylake": 0.5}[class]
 	// Two stores a cycle is the published figure everywhere here. Zen 3
 	// guests (family 0x19 model 1) differ by host: one sustained 0.55-0.58
 	// cycles per store for four stores into one cache line, run after run
@@ -290,9 +350,9 @@ func TestAssemblyErrorNamesTheLine(t *testing.T) {
 // Snippets timed together in one job (sweeps) give the same numbers as
 // alone, and a crash in the middle of a group is pinned on its snippet.
 func TestGroupedJobs(t *testing.T) {
-	e, _ := hostEngine(t)
-	srcs := []string{"add rax, rax", "imul rax, rax", "add rax, rax\nud2", "imul rcx, rax\nimul rdx, rax\nimul rbx, rax\nimul rsi, rax", "xor ecx, ecx\ndiv rcx", "add rcx, rcx\nadd rcx, rcx"}
-	want := []float64{1, 3, -1, 1, -1, 1}
+	e, info := hostEngine(t)
+	srcs := []string{"add rax, rax", "imul rax, rax", "add rax, rax\nud2", imulChains4, "xor ecx, ecx\ndiv rcx", "add rcx, rcx\nadd rcx, rcx"}
+	want := [][]float64{{1}, {3}, nil, imulChains(4, coreClass(info.Microarch)), nil, {1}}
 	ok := retry.Patiently(6, func(try int) bool {
 		var snips []*Snippet
 		for _, s := range srcs {
@@ -301,7 +361,7 @@ func TestGroupedJobs(t *testing.T) {
 		ms := e.MeasureAll(snips, Options{Group: 4}, nil)
 		bad := 0
 		for i, m := range ms {
-			if want[i] < 0 {
+			if want[i] == nil {
 				if m.Err == nil {
 					t.Fatalf("%q: no crash reported", srcs[i])
 				}
@@ -313,9 +373,9 @@ func TestGroupedJobs(t *testing.T) {
 			if m.Err != nil {
 				t.Fatalf("%q: %v", srcs[i], m.Err)
 			}
-			if math.Abs(m.PerInstr.Median-want[i])/want[i] > 0.03 {
+			if !nearOne(m.PerInstr.Median, want[i], 0.03) {
 				bad++
-				t.Logf("%q: %.3f, want %.0f (try %d)", srcs[i], m.PerInstr.Median, want[i], try+1)
+				t.Logf("%q: %.3f, want one of %v (try %d)", srcs[i], m.PerInstr.Median, want[i], try+1)
 			}
 		}
 		return bad == 0
@@ -395,8 +455,9 @@ func TestMaxPasses(t *testing.T) {
 	}
 	e, _ := hostEngine(t)
 	snips := []*Snippet{snippet(t, "add rax, rax"), snippet(t, "imul rax, rax")}
-	// Any disagreement at all counts: both get the extra passes unless
-	// their two passes read the very same value.
+	// Any disagreement beyond rounding counts: both get the extra passes
+	// unless their two passes read the same value (to 1e-12: the values
+	// are ratios of integer TSC counts, whose last bit can differ).
 	ms := e.MeasureAll(snips, Options{Passes: 2, MaxPasses: 4, PassSpread: 1e-12}, nil)
 	for i, m := range ms {
 		if m.Err != nil {
@@ -404,9 +465,9 @@ func TestMaxPasses(t *testing.T) {
 		}
 		switch n := len(m.PassMedians); {
 		case n == 4:
-		case n == 2 && m.PassMedians[0] == m.PassMedians[1]:
+		case n == 2 && math.Abs(m.PassMedians[0]/m.PassMedians[1]-1) <= 1e-12:
 		default:
-			t.Errorf("snippet %d: %d passes %v, want 4 (or 2 equal ones)", i, n, m.PassMedians)
+			t.Errorf("snippet %d: %d passes %v, want 4 (or 2 within 1e-12)", i, n, m.PassMedians)
 		}
 	}
 	// Passes that agree within PassSpread are not repeated.
@@ -537,7 +598,8 @@ func TestVectorLoadOpsInOneLicence(t *testing.T) {
 // snippet, the passes of a multi-pass call in distinct workers, and
 // progress counting every final measurement once.
 func TestMeasureCallsShareOneSchedule(t *testing.T) {
-	e, _ := hostEngine(t)
+	e, info := hostEngine(t)
+	imulWants := imulChains(6, coreClass(info.Microarch))
 	lat := []*Snippet{snippet(t, "add rax, rax"), snippet(t, "add rax, rax\nud2")}
 	tp := []*Snippet{snippet(t, "imul rbx, rcx\nimul rsi, rcx\nimul rdi, rcx\nimul r8, rcx\nimul r9, rcx\nimul r10, rcx")}
 	var out [][]*Measurement
@@ -566,10 +628,10 @@ func TestMeasureCallsShareOneSchedule(t *testing.T) {
 		if w := imul.PassWorkers; len(w) != 3 || w[0] == w[1] || w[1] == w[2] || w[0] == w[2] {
 			t.Fatalf("passes ran in workers %v, want three distinct processes", w)
 		}
-		return math.Abs(add.PerInstr.Median-1) <= 0.02 && math.Abs(imul.PerInstr.Median-1) <= 0.02
+		return math.Abs(add.PerInstr.Median-1) <= 0.02 && nearOne(imul.PerInstr.Median, imulWants, 0.02)
 	})
 	if !ok {
-		t.Errorf("add latency %.4f, imul throughput %.4f after every try: want 1 and 1 within 2 %%", out[0][0].PerInstr.Median, out[1][0].PerInstr.Median)
+		t.Errorf("add latency %.4f, imul throughput %.4f after every try: want 1 and one of %v within 2 %%", out[0][0].PerInstr.Median, out[1][0].PerInstr.Median, imulWants)
 	}
 }
 

@@ -10,26 +10,49 @@ import (
 	"portlab/perf"
 )
 
-// Canonical is a benchmark whose value is the same on every x86-64 core
+// Canonical is a benchmark whose value is known for the host's core
 // (Known > 0), or whose value is the host's own but should not move
 // (Known 0): the noise check measures them again and again.
 type Canonical struct {
 	Name   string
 	Source string
 	Mode   string  // "latency" or "inverse_throughput"
-	Known  float64 // cycles per instruction on every x86-64 core; 0: host-specific
+	Known  float64 // cycles per instruction on the host's core; 0: host-specific
 }
 
-// Canonicals are the noise check's benchmarks: latency chains (a busy SMT
-// sibling barely moves them), an imul stream bound by the one multiplier
-// every core has, and the throughput canary's independent adds (bound by
-// the core's ALU count, and the first thing a busy sibling slows).
-var Canonicals = []Canonical{
-	{"add r64, r64 latency", "add rax, rax", "latency", 1},
-	{"imul r64, r64 latency", "imul rax, rax", "latency", 3},
-	{"imul r64, r64 throughput", "imul rbx, rcx\nimul rsi, rcx\nimul rdi, rcx\nimul r8, rcx\nimul r9, rcx\nimul r10, rcx\nimul r11, rcx\nimul r12, rcx", "inverse_throughput", 1},
-	{"add r64, r64 throughput", tpCanaryBody, "inverse_throughput", 0},
+// Canonicals are the noise check's benchmarks on a core of the LLVM cpu
+// name uarch: latency chains (a busy SMT sibling barely moves them), a
+// stream of eight imul chains bound by the core's multipliers, and the
+// throughput canary's independent adds (bound by the core's ALU count,
+// and the first thing a busy sibling slows).
+func Canonicals(uarch string) []Canonical {
+	return []Canonical{
+		{"add r64, r64 latency", "add rax, rax", "latency", 1},
+		{"imul r64, r64 latency", "imul rax, rax", "latency", 3},
+		{"imul r64, r64 throughput", "imul rbx, rcx\nimul rsi, rcx\nimul rdi, rcx\nimul r8, rcx\nimul r9, rcx\nimul r10, rcx\nimul r11, rcx\nimul r12, rcx", "inverse_throughput", imulStream(8, uarch)},
+		{"add r64, r64 throughput", tpCanaryBody, "inverse_throughput", 0},
+	}
 }
+
+// imulStream is the cycles per instruction of n independent chains of
+// imul r64, r64 (latency 3) on a core of the LLVM cpu name uarch: the
+// chains' bound 3/n or the multipliers' 1/k, whichever is slower; 0 where
+// the core is unknown. Every x86-64 core portlab names starts one 64-bit
+// multiply a cycle but Zen 5, which starts three (measured on a Zen 5
+// guest: imul r64, r64 throughput 0.334; eight chains 0.375).
+func imulStream(n int, uarch string) float64 {
+	k := 1
+	switch uarch {
+	case "", "generic":
+		return 0
+	case "znver5":
+		k = 3
+	}
+	return max(3/float64(n), 1/float64(k))
+}
+
+// canonicals are the noise check's benchmarks on the engine's host.
+func (e *Engine) canonicals() []Canonical { return Canonicals(e.Host.CPU) }
 
 // NoiseRow is one canonical benchmark over the rounds of a noise check.
 type NoiseRow struct {
@@ -74,7 +97,8 @@ type NoiseReport struct {
 func (e *Engine) NoiseCheck(d time.Duration, progress func(round int, elapsed time.Duration)) (*NoiseReport, error) {
 	var snips [2][]*Snippet // latency, throughput
 	var order [2][]int
-	for i, c := range Canonicals {
+	canon := e.canonicals()
+	for i, c := range canon {
 		s, err := ParseSnippet(c.Name, c.Source)
 		if err != nil {
 			return nil, fmt.Errorf("noise check: %s: %v", c.Name, err)
@@ -86,8 +110,8 @@ func (e *Engine) NoiseCheck(d time.Duration, progress func(round int, elapsed ti
 		snips[k] = append(snips[k], s)
 		order[k] = append(order[k], i)
 	}
-	rep := &NoiseReport{Rows: make([]NoiseRow, len(Canonicals))}
-	for i, c := range Canonicals {
+	rep := &NoiseReport{Rows: make([]NoiseRow, len(canon))}
+	for i, c := range canon {
 		rep.Rows[i] = NoiseRow{Name: c.Name, Known: c.Known}
 	}
 	var disturbed, reps float64

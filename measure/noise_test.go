@@ -12,8 +12,8 @@ import (
 
 // With a busy loop on the other CPU, the values every x86-64 core shares
 // stay within 2 % of the known ones: latency chains (a busy SMT sibling
-// barely moves them) and the imul stream (one multiplier on every core;
-// the spinner does no multiplies). Where the other CPU is the measuring
+// barely moves them) and the imul stream (bound by the core's
+// multipliers; the spinner does no multiplies). Where the other CPU is the measuring
 // one's SMT sibling the spinner slows throughput-bound code while it
 // runs, and the estimate must still find the quiet floor or say it could
 // not: a not-converged estimate is reported, never a slow value passed

@@ -191,6 +191,22 @@ func (r *BuildReport) Summary(n int) string {
 	return b.String()
 }
 
+// PlainMemoryForms are the plain loads and stores whose mappings make the
+// memory part of every memory form (the pass "memory forms from their
+// parts") and whose mixes with each other show whether vector stores
+// share the vector loads' ports (the pass "vector stores apart from
+// loads"), sorted.
+func PlainMemoryForms() []string {
+	var out []string
+	for _, m := range []map[string]string{loadForms, storeForms} {
+		for _, f := range m {
+			out = append(out, f)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // loadStoreForms are the plain loads and stores whose mappings make the
 // memory part of a memory form, by register class.
 var (

@@ -39,13 +39,16 @@ func TestEmbedded(t *testing.T) {
 	if e2, _ := m2.Lookup("vaddpd ymm, ymm, ymm"); e2.Throughput == 99 {
 		t.Error("Default returns a shared model")
 	}
-	// znver4 has the model measured on the project's Zen 4 guests; znver5
-	// has none: the nearest is znver4's, and it says so.
-	if n, exact, err := Nearest("znver4"); err != nil || !exact || n.LLVMCPU != "znver4" || !strings.Contains(n.Name, "measured by portlab") {
-		t.Errorf("Nearest(znver4): %q exact %v err %v", n.Name, exact, err)
+	// znver4 and znver5 have the models measured on the project's Zen 4
+	// and Zen 5 guests; graniterapids-d has none: the nearest is
+	// graniterapids', and it says so.
+	for _, cpu := range []string{"znver4", "znver5"} {
+		if n, exact, err := Nearest(cpu); err != nil || !exact || n.LLVMCPU != cpu || !strings.Contains(n.Name, "measured by portlab") {
+			t.Errorf("Nearest(%s): %q exact %v err %v", cpu, n.Name, exact, err)
+		}
 	}
-	if n, exact, err := Nearest("znver5"); err != nil || exact || n.LLVMCPU != "znver4" {
-		t.Errorf("Nearest(znver5): %q exact %v err %v", n.Name, exact, err)
+	if n, exact, err := Nearest("graniterapids-d"); err != nil || exact || n.LLVMCPU != "graniterapids" {
+		t.Errorf("Nearest(graniterapids-d): %q exact %v err %v", n.Name, exact, err)
 	}
 	if _, err := Default("pentium-z"); err == nil || !strings.Contains(err.Error(), "have: ") {
 		t.Errorf("unknown CPU: %v", err)

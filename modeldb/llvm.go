@@ -19,9 +19,14 @@ import (
 
 // LLVMOptions control ImportLLVM.
 type LLVMOptions struct {
-	// MCPU is the LLVM -mcpu name ("znver3"); "host" asks llvm-mca for
-	// the CPU it would pick for this machine.
+	// MCPU is the LLVM -mcpu name ("znver3"); "host" takes HostUarch
+	// where this llvm-mca models it, else the nearest core to it that it
+	// models (an older LLVM on a newer core), else the CPU llvm-mca names
+	// for this machine.
 	MCPU string
+	// HostUarch is portlab's name for the host's core (hostcpu.Info's
+	// Microarch), which MCPU "host" resolves; "" leaves it to llvm-mca.
+	HostUarch string
 	// MCA is the llvm-mca binary; "" finds llvm-mca on PATH.
 	MCA string
 	// Forms are the forms to import; nil means every catalog form.
@@ -235,11 +240,10 @@ func ImportLLVM(ctx context.Context, opt LLVMOptions) (*Model, *LLVMReport, erro
 	}
 	rep := &LLVMReport{MCA: mca, Version: version, MCPU: opt.MCPU}
 	if opt.MCPU == "" || opt.MCPU == "host" || opt.MCPU == "native" {
-		if hostCPU == "" {
-			return nil, nil, fmt.Errorf("llvm-mca --version names no host CPU; pass -mcpu")
+		rep.MCPU, rep.Note, err = hostMCPU(ctx, mca, version, hostCPU, opt.HostUarch)
+		if err != nil {
+			return nil, nil, err
 		}
-		rep.MCPU = hostCPU
-		rep.Note = fmt.Sprintf("-mcpu=%s is llvm-mca's choice for this host", hostCPU)
 	}
 	if opt.Iterations <= 0 {
 		opt.Iterations = 120
@@ -486,6 +490,31 @@ func firstLines(s string, n int) string {
 		ls = append(ls[:n], fmt.Sprintf("... (%d more lines)", len(ls)-n))
 	}
 	return strings.Join(ls, "\n")
+}
+
+// hostMCPU resolves -mcpu "host": portlab's name for the core (uarch)
+// where this llvm-mca models it, else the nearest core it models
+// (nearestCPUs: LLVM 14 on a Zen 5 takes znver3), else the name llvm-mca
+// gives the host, which an LLVM older than the core spells "(unknown)".
+func hostMCPU(ctx context.Context, mca, version, llvmHost, uarch string) (mcpu, note string, err error) {
+	if uarch != "" && uarch != "generic" {
+		if checkMCPU(ctx, mca, uarch) == nil {
+			return uarch, fmt.Sprintf("-mcpu=%s is this host's core", uarch), nil
+		}
+		for _, c := range nearestCPUs[uarch] {
+			if checkMCPU(ctx, mca, c) == nil {
+				return c, fmt.Sprintf("-mcpu=%s: llvm-mca %s does not model %s, this host's core; %s is the nearest core it models", c, version, uarch, c), nil
+			}
+		}
+	}
+	if llvmHost != "" && llvmHost != "(unknown)" && llvmHost != "generic" && checkMCPU(ctx, mca, llvmHost) == nil {
+		return llvmHost, fmt.Sprintf("-mcpu=%s is llvm-mca's choice for this host", llvmHost), nil
+	}
+	core := uarch
+	if core == "" {
+		core = "this host's core"
+	}
+	return "", "", fmt.Errorf("llvm-mca %s models neither %s nor a core near it (it names the host %q): %w; pass -mcpu (llvm-mca -mcpu=help lists the names)", version, core, llvmHost, ErrUnknownCPU)
 }
 
 func checkMCPU(ctx context.Context, mca, mcpu string) error {

@@ -3,6 +3,7 @@ package modeldb
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -214,12 +215,45 @@ func TestImportLLVMHostAndUnknown(t *testing.T) {
 	needLLVMMCA(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	m, rep, err := ImportLLVM(ctx, LLVMOptions{MCPU: "host", Forms: formsNamed(t, "add r64, r64", "vaddpd ymm, ymm, ymm")})
+	forms := formsNamed(t, "add r64, r64", "vaddpd ymm, ymm, ymm")
+	// Without portlab's name for the core, llvm-mca's own choice, which an
+	// LLVM older than the core cannot make (it names the host "(unknown)").
+	mca, err := FindLLVMMCA("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.MCPU == "" || rep.MCPU == "host" || !strings.Contains(rep.Note, "llvm-mca's choice") || len(m.Forms) != 2 {
-		t.Errorf("host import: cpu %q note %q, %d forms", rep.MCPU, rep.Note, len(m.Forms))
+	_, llvmHost, err := llvmVersion(ctx, mca)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, rep, err := ImportLLVM(ctx, LLVMOptions{MCPU: "host", Forms: forms})
+	switch {
+	case llvmHost == "(unknown)":
+		if !errors.Is(err, ErrUnknownCPU) || !strings.Contains(err.Error(), "pass -mcpu") {
+			t.Errorf("host import where llvm-mca names the host (unknown): %v, want an error asking for -mcpu", err)
+		}
+	case err != nil:
+		t.Fatal(err)
+	case rep.MCPU != llvmHost || !strings.Contains(rep.Note, "llvm-mca's choice") || len(m.Forms) != 2:
+		t.Errorf("host import: cpu %q (llvm-mca names %q) note %q, %d forms", rep.MCPU, llvmHost, rep.Note, len(m.Forms))
+	}
+	// With it: the core where llvm-mca models it, else the nearest core
+	// it models (LLVM 14 on a Zen 5: znver3).
+	for _, c := range []struct {
+		uarch string
+		want  []string
+	}{{"znver3", []string{"znver3"}}, {"znver5", []string{"znver5", "znver4", "znver3"}}, {"emeraldrapids", []string{"emeraldrapids", "sapphirerapids"}}} {
+		m, rep, err := ImportLLVM(ctx, LLVMOptions{MCPU: "host", HostUarch: c.uarch, Forms: forms})
+		if err != nil {
+			t.Errorf("host import as %s: %v", c.uarch, err)
+			continue
+		}
+		if !slices.Contains(c.want, rep.MCPU) || len(m.Forms) != 2 {
+			t.Errorf("host import as %s: cpu %q (want one of %v), %d forms", c.uarch, rep.MCPU, c.want, len(m.Forms))
+		}
+		if rep.MCPU != c.uarch && !strings.Contains(rep.Note, "nearest core it models") {
+			t.Errorf("host import as %s took %s, note %q", c.uarch, rep.MCPU, rep.Note)
+		}
 	}
 	_, _, err = ImportLLVM(ctx, LLVMOptions{MCPU: "pentium-z", Forms: formsNamed(t, "add r64, r64")})
 	if !errors.Is(err, ErrUnknownCPU) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"portlab/hostcpu"
@@ -193,6 +194,10 @@ func writeCPUText(w io.Writer, r cpuReport) {
 	}
 	if len(i.OSDisabled) > 0 {
 		writeWrapped(w, "os-disabled", i.OSDisabled)
+	}
+	if len(i.KernelHidden) > 0 {
+		// CPUID reports them and portlab measures their forms.
+		writeWrapped(w, "kernel hides", append(slices.Clone(i.KernelHidden), strings.Fields("(from /proc/cpuinfo; CPUID reports them)")...))
 	}
 }
 

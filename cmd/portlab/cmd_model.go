@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -232,26 +231,15 @@ func runImportLLVM(args []string, stdout, stderr io.Writer) error {
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 	opt := modeldb.LLVMOptions{MCPU: *mcpu, MCA: *mca, Forms: forms, Iterations: *iters, Batch: *batch}
-	note := ""
 	if *mcpu == "host" {
 		if info, err := hostcpu.Detect(); err == nil {
-			// Only the forms this host can run.
+			// Only the forms this host can run, under the nearest core
+			// this llvm-mca models.
 			opt.Supported = func(f *isa.Form) bool { return f.Supported(info.Has) }
-			if info.Microarch != "" && info.Microarch != "generic" {
-				opt.MCPU = info.Microarch
-				note = fmt.Sprintf("host CPU is %s", info.Microarch)
-			}
+			opt.HostUarch = info.Microarch
 		}
 	}
 	m, rep, err := modeldb.ImportLLVM(ctx, opt)
-	if errors.Is(err, modeldb.ErrUnknownCPU) && *mcpu == "host" {
-		// LLVM too old for this CPU: let llvm-mca pick its own name for the host.
-		opt.MCPU = "host"
-		m, rep, err = modeldb.ImportLLVM(ctx, opt)
-		if err == nil {
-			rep.Note = note + ", which this llvm-mca does not know; " + rep.Note
-		}
-	}
 	if err != nil {
 		return err
 	}

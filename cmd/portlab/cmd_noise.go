@@ -70,7 +70,7 @@ func runNoise(args []string, stdout, stderr io.Writer) error {
 	}
 	if eng.Recorder != nil {
 		eng.Recorder.Known = map[string]float64{}
-		for _, c := range measure.Canonicals {
+		for _, c := range measure.Canonicals(info.Microarch) {
 			if c.Known > 0 {
 				eng.Recorder.Known[c.Name] = c.Known
 			}
@@ -149,7 +149,7 @@ func runNoise(args []string, stdout, stderr io.Writer) error {
 // (the adds' stream, or the canary's typical repetition) by 3 % or more.
 func spinnerSlows(quiet, spun *measure.NoiseReport) bool {
 	for i, row := range spun.Rows {
-		if measure.Canonicals[i].Mode != "latency" && row.Median > quiet.Rows[i].Median*(1+perf.SiblingSlack) {
+		if measure.Canonicals("")[i].Mode != "latency" && row.Median > quiet.Rows[i].Median*(1+perf.SiblingSlack) {
 			return true
 		}
 	}

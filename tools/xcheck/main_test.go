@@ -173,9 +173,11 @@ func TestReadSweep(t *testing.T) {
 
 // TestHarnessTimesUniversalNumbers builds the C harness and times chains
 // whose values hold on every x86-64 core: cmp+adc 2 cycles, imul 3, four
-// independent imuls a cycle each. Each process keeps minima over its
-// batches and the median over processes is compared; a disturbed host
-// only makes a try miss, so a miss is measured again (up to five tries).
+// independent imul chains 4 cycles a copy on a core with one multiplier
+// or 3 (their latency) on one with more (Zen 5 has three). Each process
+// keeps minima over its batches and the median over processes is
+// compared; a disturbed host only makes a try miss, so a miss is measured
+// again (up to five tries).
 func TestHarnessTimesUniversalNumbers(t *testing.T) {
 	if runtime.GOARCH != "amd64" || runtime.GOOS != "linux" {
 		t.Skip("the harness is x86-64 Linux code")
@@ -186,7 +188,15 @@ func TestHarnessTimesUniversalNumbers(t *testing.T) {
 		}
 	}
 	path := writeResults(t, sweepYAML)
-	want := map[string]float64{"cmp r64, r64 | latency | 0->flags": 2, "imul r64, r64 | latency | 0->0": 3, "imul r64, r64 | inverse_throughput": 4}
+	want := map[string][]float64{"cmp r64, r64 | latency | 0->flags": {2}, "imul r64, r64 | latency | 0->0": {3}, "imul r64, r64 | inverse_throughput": {4, 3}}
+	near := func(b *bench) bool {
+		for _, w := range want[b.Name] {
+			if math.Abs(b.XCheck-w)/w <= 0.03 {
+				return true
+			}
+		}
+		return false
+	}
 	var last []*bench
 	for try := 0; try < 5; try++ {
 		bs, err := readSweep(path, 0)
@@ -202,7 +212,7 @@ func TestHarnessTimesUniversalNumbers(t *testing.T) {
 			if b.Err != "" {
 				t.Fatalf("%s: %s", b.Name, b.Err)
 			}
-			if w := want[b.Name]; math.Abs(b.XCheck-w)/w > 0.03 {
+			if !near(b) {
 				ok = false
 			}
 		}
@@ -214,7 +224,9 @@ func TestHarnessTimesUniversalNumbers(t *testing.T) {
 		}
 	}
 	for _, b := range last {
-		t.Errorf("%s: %.4f cycles per copy (processes %.4f), want %.0f within 3 %%", b.Name, b.XCheck, b.Values, want[b.Name])
+		if !near(b) {
+			t.Errorf("%s: %.4f cycles per copy (processes %.4f), want one of %v within 3 %%", b.Name, b.XCheck, b.Values, want[b.Name])
+		}
 	}
 }
 
