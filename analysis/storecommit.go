@@ -23,10 +23,7 @@ import (
 // storeCommitOf is the model's store commit as the simulator takes it
 // (the zero value, no limit, when the model has none).
 func storeCommitOf(m *modeldb.Model) pipeline.StoreCommit {
-	if sc := m.StoreCommit; sc != nil {
-		return pipeline.StoreCommit{LinesPerCycle: sc.LinesPerCycle, StoresPerLine: sc.StoresPerLine}
-	}
-	return pipeline.StoreCommit{}
+	return m.StoreCommit.Pipeline()
 }
 
 // storeLines sets the store line (pipeline.InstrDesc.Line) of every store

@@ -26,24 +26,41 @@ const (
 // storeCommitForm is the store the store-commit streams are made of.
 const storeCommitForm = "mov m64, r64"
 
-// StoreCommitBenches returns, for mov m64, r64, the two store-commit
-// streams (KindStoreCommit): 16 independent stores a copy, 8 bytes apart
-// (two lines a copy) and 64 bytes apart (16 lines); nil for other forms.
+// StoreCommitBenches returns, for mov m64, r64, the store-commit streams
+// (KindStoreCommit): 16 independent stores a copy, 8 bytes apart (two
+// lines a copy), 64 bytes apart (16 lines), and 64 bytes apart over 4, 8
+// and 12 lines in turn (modeldb.StoreCommitRecent: a Zen 5 core writes
+// up to 12 lines again at the store ports' rate, 16 a line a cycle); nil
+// for other forms.
 func StoreCommitBenches(f *isa.Form) []*Bench {
 	if f.Name() != storeCommitForm {
 		return nil
 	}
 	srcs := []string{"rax", "rcx", "rdx", "rbx"}
-	var out []*Bench
-	for _, c := range []struct {
+	type stream struct {
 		operands string
 		stride   int
-	}{{StoreCommitSameLine, 8}, {StoreCommitLinesApart, 64}} {
+		lines    int // the lines the 16 stores go round (0: all 16)
+	}
+	streams := []stream{{StoreCommitSameLine, 8, 0}, {StoreCommitLinesApart, 64, 0}}
+	for _, n := range modeldb.StoreCommitRecent {
+		streams = append(streams, stream{modeldb.StoreCommitRecentStream(n), 64, n})
+	}
+	var out []*Bench
+	for _, c := range streams {
 		var lines []string
 		for k := 0; k < 16; k++ {
-			lines = append(lines, fmt.Sprintf("mov qword ptr [%s+%d], %s", memBase, 2048+c.stride*k, srcs[k%len(srcs)]))
+			at := k
+			if c.lines > 0 {
+				at = k % c.lines
+			}
+			lines = append(lines, fmt.Sprintf("mov qword ptr [%s+%d], %s", memBase, 2048+c.stride*at, srcs[k%len(srcs)]))
 		}
-		s := newSnippet(f, "store commit "+c.operands, fmt.Sprintf("store commit of %s: 16 independent stores per copy, %d bytes apart", f.Name(), c.stride), lines, 16)
+		what := fmt.Sprintf("store commit of %s: 16 independent stores per copy, %d bytes apart", f.Name(), c.stride)
+		if c.lines > 0 {
+			what += fmt.Sprintf(" over %d lines in turn", c.lines)
+		}
+		s := newSnippet(f, "store commit "+c.operands, what, lines, 16)
 		out = append(out, &Bench{Form: f, Kind: KindStoreCommit, Operands: c.operands, Snippet: s, Mode: "inverse_throughput"})
 	}
 	return out

@@ -6,17 +6,18 @@ import (
 	"portlab/isa"
 )
 
-// TestStoreCommitBenches: mov m64, r64 gets the two store-commit streams,
-// 16 stores each, consecutive stores in one line (two lines a copy) or
-// each in a line of its own; other forms get none.
+// TestStoreCommitBenches: mov m64, r64 gets the store-commit streams, 16
+// stores each, consecutive stores in one line (two lines a copy), each in
+// a line of its own, or a line apart over 4, 8 and 12 lines in turn;
+// other forms get none.
 func TestStoreCommitBenches(t *testing.T) {
 	f, ok := isa.Lookup("mov m64, r64")
 	if !ok {
 		t.Fatal("mov m64, r64 not in the catalog")
 	}
 	bs := StoreCommitBenches(f)
-	if len(bs) != 2 {
-		t.Fatalf("%d benches, want 2", len(bs))
+	if len(bs) != 5 {
+		t.Fatalf("%d benches, want 5", len(bs))
 	}
 	for _, b := range bs {
 		file, err := isa.Parse("b.s", []byte(".intel_syntax noprefix\n"+b.Snippet.Source))
@@ -33,7 +34,7 @@ func TestStoreCommitBenches(t *testing.T) {
 			lines[in.Args[0].Mem.Disp/64]++
 			n++
 		}
-		want := map[string]int{StoreCommitSameLine: 2, StoreCommitLinesApart: 16}[b.Operands]
+		want := map[string]int{StoreCommitSameLine: 2, StoreCommitLinesApart: 16, "lines-apart-4": 4, "lines-apart-8": 8, "lines-apart-12": 12}[b.Operands]
 		if b.Kind != KindStoreCommit || n != 16 || len(lines) != want || b.Snippet.Instructions != 16 {
 			t.Errorf("%s (%s): %d stores over %d lines, want 16 over %d", b.Operands, b.Kind, n, len(lines), want)
 		}
@@ -51,7 +52,7 @@ func TestStoreCommitBenches(t *testing.T) {
 			found++
 		}
 	}
-	if found != 2 {
-		t.Errorf("Generate(mov m64, r64) has %d store-commit benches, want 2", found)
+	if found != 5 {
+		t.Errorf("Generate(mov m64, r64) has %d store-commit benches, want 5", found)
 	}
 }

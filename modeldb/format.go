@@ -421,19 +421,20 @@ func (p *parser) intMap(n *yaml.Node, key string) map[string]int {
 	return out
 }
 
-// storeCommit reads store_commit: {lines_per_cycle: N, stores_per_line: M}.
+// storeCommit reads store_commit: {lines_per_cycle: N, stores_per_line: M,
+// recent_lines: K} (recent_lines optional).
 func (p *parser) storeCommit(n *yaml.Node, key string) *StoreCommit {
 	v := p.intMap(n, key)
 	if v == nil {
 		return nil
 	}
 	for k := range v {
-		if k != "lines_per_cycle" && k != "stores_per_line" {
-			p.errorf(n, "%s: unknown key %q (want lines_per_cycle and stores_per_line)", key, k)
+		if k != "lines_per_cycle" && k != "stores_per_line" && k != "recent_lines" {
+			p.errorf(n, "%s: unknown key %q (want lines_per_cycle, stores_per_line and recent_lines)", key, k)
 			return nil
 		}
 	}
-	sc := &StoreCommit{LinesPerCycle: v["lines_per_cycle"], StoresPerLine: v["stores_per_line"]}
+	sc := &StoreCommit{LinesPerCycle: v["lines_per_cycle"], StoresPerLine: v["stores_per_line"], RecentLines: v["recent_lines"]}
 	if err := sc.validate(); err != nil {
 		p.errorf(n, "%v", err)
 		return nil
@@ -1148,7 +1149,11 @@ func (m *Model) MarshalWith(opt MarshalOptions) ([]byte, error) {
 		add("store_to_load_forward_latency", numNode(m.StoreToLoadForwardLatency))
 	}
 	if sc := m.StoreCommit; sc != nil {
-		add("store_commit", intMapNode(map[string]int{"lines_per_cycle": sc.LinesPerCycle, "stores_per_line": sc.StoresPerLine}))
+		v := map[string]int{"lines_per_cycle": sc.LinesPerCycle, "stores_per_line": sc.StoresPerLine}
+		if sc.RecentLines > 0 {
+			v["recent_lines"] = sc.RecentLines
+		}
+		add("store_commit", intMapNode(v))
 	}
 	if len(m.LateForwarding) > 0 {
 		add("late_forwarding", intMapNode(m.LateForwarding))

@@ -30,6 +30,10 @@ type Measurements struct {
 	// stores to one cache line, and every store to a line of its own; 0
 	// when not measured.
 	StoreCommitSameLine, StoreCommitLinesApart float64
+	// StoreCommitRecent are the streams over fewer lines
+	// (StoreCommitRecent), cycles a store by line count; nil when not
+	// measured.
+	StoreCommitRecent map[int]float64
 	// StoreCommitNoisy marks store-commit streams of which one never
 	// converged: its cycles a store may read slow.
 	StoreCommitNoisy bool
@@ -494,6 +498,14 @@ func CollectMeasurements(bs []*results.Benchmark, opt CollectOptions) *Measureme
 		sort.Strings(fm.Props)
 	}
 	ms.StoreCommitSameLine, ms.StoreCommitLinesApart = stats.Median(commits[StoreCommitSameLine]), stats.Median(commits[StoreCommitLinesApart])
+	for _, n := range StoreCommitRecent {
+		if vals := commits[StoreCommitRecentStream(n)]; len(vals) > 0 {
+			if ms.StoreCommitRecent == nil {
+				ms.StoreCommitRecent = map[int]float64{}
+			}
+			ms.StoreCommitRecent[n] = stats.Median(vals)
+		}
+	}
 	for _, stream := range []string{StoreCommitSameLine, StoreCommitLinesApart} {
 		if len(commits[stream]) > 0 && commitsSure[stream] == 0 {
 			ms.StoreCommitNoisy = true

@@ -108,5 +108,5 @@ func (m *MixMeasurement) StoreCommitCycles(sc *StoreCommit) float64 {
 	if !ok {
 		return 0
 	}
-	return pipeline.StoreCommit{LinesPerCycle: sc.LinesPerCycle, StoresPerLine: sc.StoresPerLine}.CyclesPerIteration(lines, mixCommitIterations)
+	return sc.Pipeline().CyclesPerIteration(lines, mixCommitIterations)
 }

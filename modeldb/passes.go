@@ -1276,12 +1276,17 @@ func (b *builder) loadStoreHeader(r *Pass) error {
 // lines ran slower than stores to one.
 func (b *builder) storeCommit(r *Pass) error {
 	ms := b.ms
-	if sc := storeCommitOf(ms.StoreCommitSameLine, ms.StoreCommitLinesApart); sc != nil {
+	if sc := storeCommitOf(ms.StoreCommitSameLine, ms.StoreCommitLinesApart, ms.StoreCommitRecent); sc != nil {
 		b.m.StoreCommit = sc
 		line := fmt.Sprintf("stores commit %s (%.2f cycles a store to one line, %.2f a line apart)", sc, ms.StoreCommitSameLine, ms.StoreCommitLinesApart)
 		b.rep.MemoryPath = append(b.rep.MemoryPath, line)
 		r.Applied = true
 		r.Evidence = fmt.Sprintf("stores a line apart took %.2f cycles each, to one line %.2f", ms.StoreCommitLinesApart, ms.StoreCommitSameLine)
+		for _, n := range StoreCommitRecent {
+			if v, ok := ms.StoreCommitRecent[n]; ok {
+				r.Evidence += fmt.Sprintf(", over %d lines %.2f", n, v)
+			}
+		}
 		r.Changes = append(r.Changes, line)
 		return nil
 	}

@@ -10,14 +10,55 @@ import (
 // TestStoreCommitFromMeasurements: the build derives the rule from the two
 // streams, and only when lines apart are slower.
 func TestStoreCommitFromMeasurements(t *testing.T) {
-	if sc := storeCommitOf(0.50, 1.00058); sc == nil || *sc != (StoreCommit{1, 2}) {
+	if sc := storeCommitOf(0.50, 1.00058, nil); sc == nil || *sc != (StoreCommit{LinesPerCycle: 1, StoresPerLine: 2}) {
 		t.Errorf("0.50 and 1.00 cycles a store: %v, want 1 line a cycle, 2 a line", sc)
 	}
-	if sc := storeCommitOf(0.5, 0.52); sc != nil {
+	if sc := storeCommitOf(0.5, 0.52, nil); sc != nil {
 		t.Errorf("lines apart as fast as one line: %v, want none", sc)
 	}
-	if sc := storeCommitOf(0, 1); sc != nil {
+	if sc := storeCommitOf(0, 1, nil); sc != nil {
 		t.Errorf("one stream missing: %v, want none", sc)
+	}
+	// The Zen 5 guest: 16 stores over 4, 8 and 12 lines at the same-line
+	// rate, over 16 a line a cycle.
+	zen5 := map[int]float64{4: 0.49927, 8: 0.49941, 12: 0.50038}
+	if sc := storeCommitOf(0.5, 1.04192, zen5); sc == nil || *sc != (StoreCommit{LinesPerCycle: 1, StoresPerLine: 2, RecentLines: 12}) {
+		t.Errorf("Zen 5's streams: %v, want a line a cycle, 2 a line, 12 recent lines", sc)
+	}
+	// A Golden Cove-class core: eight lines already a line a cycle; a gap
+	// in the streams stops the count.
+	if sc := storeCommitOf(0.5, 1.0, map[int]float64{4: 0.5, 8: 1.0, 12: 1.0}); sc == nil || sc.RecentLines != 4 {
+		t.Errorf("4 lines fast, 8 slow: %v, want 4 recent lines", sc)
+	}
+	if sc := storeCommitOf(0.5, 1.0, map[int]float64{8: 0.5, 12: 0.5}); sc == nil || sc.RecentLines != 0 {
+		t.Errorf("the 4-line stream missing: %v, want no recent lines", sc)
+	}
+}
+
+// TestStoreCommitRecentLinesRoundTrip: recent_lines is written only where
+// set, and read back.
+func TestStoreCommitRecentLinesRoundTrip(t *testing.T) {
+	m := &Model{Name: "x", ISA: "x86", Ports: []string{"0"}, StoreCommit: &StoreCommit{LinesPerCycle: 1, StoresPerLine: 2, RecentLines: 12}}
+	data, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "store_commit: {lines_per_cycle: 1, recent_lines: 12, stores_per_line: 2}") {
+		t.Errorf("written:\n%s", data)
+	}
+	back, err := Parse("x.yml", data, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.StoreCommit == nil || *back.StoreCommit != *m.StoreCommit {
+		t.Errorf("read back %v, want %v", back.StoreCommit, m.StoreCommit)
+	}
+	if got := back.StoreCommit.String(); !strings.Contains(got, "one of the 12 lines written last") {
+		t.Errorf("in words: %q", got)
+	}
+	bad := strings.Replace(string(data), "recent_lines: 12", "recent_lines: -1", 1)
+	if _, err := Parse("x.yml", []byte(bad), LoadOptions{}); err == nil || !strings.Contains(err.Error(), "x.yml:") || !strings.Contains(err.Error(), "recent_lines: negative value -1") {
+		t.Errorf("negative recent_lines: %v", err)
 	}
 }
 
@@ -82,7 +123,7 @@ func TestBuildMeasuresStoreCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.StoreCommit == nil || *m.StoreCommit != (StoreCommit{1, 2}) {
+	if m.StoreCommit == nil || *m.StoreCommit != (StoreCommit{LinesPerCycle: 1, StoresPerLine: 2}) {
 		t.Errorf("built store_commit %v, want 1 line a cycle, 2 stores a line", m.StoreCommit)
 	}
 	if !strings.Contains(rep.Summary(3), "stores commit 1 cache line(s) a cycle") {

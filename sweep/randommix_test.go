@@ -280,7 +280,7 @@ func TestLoadOpPasses(t *testing.T) {
 			t.Errorf("no throughput result for %s", f.Name())
 		}
 	}
-	for _, c := range []string{gen.StoreCommitSameLine, gen.StoreCommitLinesApart} {
+	for _, c := range []string{gen.StoreCommitSameLine, gen.StoreCommitLinesApart, "lines-apart-8"} {
 		if !seen[gen.KindStoreCommit+" "+c] {
 			t.Errorf("no %s stream", c)
 		}

@@ -53,8 +53,14 @@ type Config struct {
 // retires only within the cycle's commit budget. Real cores commit from
 // the store buffer after retirement; in steady state the throughput is
 // the same, the store buffer only delays the back-pressure.
+//
+// RecentLines, where not 0, is how many of the distinct lines written
+// last a store may write again without taking a line of the cycle's
+// commit (nor a store of a line's run): the store ports alone then bound
+// it.
 type StoreCommit struct {
 	LinesPerCycle, StoresPerLine int
+	RecentLines                  int
 }
 
 // CyclesPerIteration returns the cycles an iteration's stores take to
@@ -114,6 +120,9 @@ func (c *Config) Validate() error {
 	}
 	if c.RetireWidth < 0 || c.LoadQueue < 0 || c.StoreQueue < 0 || c.TotalRegisters < 0 {
 		return fmt.Errorf("negative retire width, queue or register file size")
+	}
+	if c.StoreCommit.RecentLines < 0 {
+		return fmt.Errorf("store commit: %d recent lines: not negative", c.StoreCommit.RecentLines)
 	}
 	if c.StoreCommit.LinesPerCycle < 0 || c.StoreCommit.StoresPerLine < 0 || (c.StoreCommit.LinesPerCycle > 0) != (c.StoreCommit.StoresPerLine > 0) {
 		return fmt.Errorf("store commit: %d lines a cycle, %d stores a line: both positive or both zero", c.StoreCommit.LinesPerCycle, c.StoreCommit.StoresPerLine)

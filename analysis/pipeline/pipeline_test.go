@@ -279,6 +279,12 @@ func TestStoreCommitCyclesPerIteration(t *testing.T) {
 		{"split among stores to its lines", gc, []StoreLine{{Known: true, Offset: 0, Bytes: 8}, {Known: true, Offset: 60, Bytes: 8}, {Known: true, Offset: 72, Bytes: 8}}, 4},
 		{"split, two lines a cycle", StoreCommit{LinesPerCycle: 2, StoresPerLine: 2}, []StoreLine{{Known: true, Offset: 60, Bytes: 8}}, 1},
 		{"no limit", StoreCommit{}, at(0, 64), 0},
+		// Zen 5: eight lines written again and again take no line; 16
+		// lines a line a cycle; eight lines advancing 512 bytes an
+		// iteration are new lines each time.
+		{"8 lines again, 12 recent", StoreCommit{LinesPerCycle: 1, StoresPerLine: 2, RecentLines: 12}, at(0, 64, 128, 192, 256, 320, 384, 448), 0.125},
+		{"16 lines again, 12 recent", StoreCommit{LinesPerCycle: 1, StoresPerLine: 2, RecentLines: 12}, at(0, 64, 128, 192, 256, 320, 384, 448, 512, 576, 640, 704, 768, 832, 896, 960), 16},
+		{"8 new lines an iteration, 12 recent", StoreCommit{LinesPerCycle: 1, StoresPerLine: 2, RecentLines: 12}, []StoreLine{{Known: true, Stride: 512}, {Known: true, Offset: 64, Stride: 512}, {Known: true, Offset: 128, Stride: 512}, {Known: true, Offset: 192, Stride: 512}}, 4},
 	} {
 		if got := c.sc.CyclesPerIteration(c.lines, 64); got != c.want {
 			t.Errorf("%s: %.3f cycles an iteration, want %.3f", c.name, got, c.want)

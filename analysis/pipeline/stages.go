@@ -1,6 +1,9 @@
 package pipeline
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // entryStage hands the instruction stream (iterations of the block) to
 // dispatch, one instruction at a time.
@@ -440,6 +443,36 @@ type commitBudget struct {
 	region     int
 	line       int64
 	debt       int
+	// recent are the distinct lines written last, most recent last
+	// (StoreCommit.RecentLines of them), kept from cycle to cycle.
+	recent *recentLines
+}
+
+// recentLines is a short list of the distinct lines stores wrote last.
+type recentLines struct {
+	lines []lineID
+}
+
+type lineID struct {
+	region int
+	line   int64
+}
+
+// touch records a write of id and reports whether id was among the n
+// distinct lines written last.
+func (r *recentLines) touch(id lineID, n int) bool {
+	for i, x := range r.lines {
+		if x == id {
+			r.lines = append(r.lines[:i], r.lines[i+1:]...)
+			r.lines = append(r.lines, id)
+			return true
+		}
+	}
+	r.lines = append(r.lines, id)
+	if len(r.lines) > n {
+		r.lines = r.lines[len(r.lines)-n:]
+	}
+	return false
 }
 
 // take reports whether a store at line l in an iteration fits the
@@ -454,11 +487,27 @@ func (b *commitBudget) take(sc *StoreCommit, l StoreLine, iteration int) bool {
 		return true
 	}
 	region, line, known := l.lineOf(iteration)
+	if sc.RecentLines > 0 && known && !l.Splits(iteration) {
+		if b.recent == nil {
+			b.recent = &recentLines{}
+		}
+		id := lineID{region, line}
+		if slices.Contains(b.recent.lines, id) {
+			b.recent.touch(id, sc.RecentLines)
+			return true // a line written lately: no slot of this cycle's
+		}
+		if b.lines >= sc.LinesPerCycle {
+			return false
+		}
+		b.recent.touch(id, sc.RecentLines)
+		*b = commitBudget{lines: b.lines + 1, run: 1, known: known, region: region, line: line, debt: b.debt, recent: b.recent}
+		return true
+	}
 	if l.Splits(iteration) {
 		if b.lines >= sc.LinesPerCycle {
 			return false
 		}
-		*b = commitBudget{lines: b.lines + 1, debt: b.debt}
+		*b = commitBudget{lines: b.lines + 1, debt: b.debt, recent: b.recent}
 		if b.lines < sc.LinesPerCycle {
 			b.lines++
 		} else {
@@ -473,7 +522,7 @@ func (b *commitBudget) take(sc *StoreCommit, l StoreLine, iteration int) bool {
 	if b.lines >= sc.LinesPerCycle {
 		return false
 	}
-	*b = commitBudget{lines: b.lines + 1, run: 1, known: known, region: region, line: line, debt: b.debt}
+	*b = commitBudget{lines: b.lines + 1, run: 1, known: known, region: region, line: line, debt: b.debt, recent: b.recent}
 	return true
 }
 
@@ -481,7 +530,7 @@ func (b *commitBudget) take(sc *StoreCommit, l StoreLine, iteration int) bool {
 // that crossed into the next line, up to the cycle's.
 func (b commitBudget) next(sc *StoreCommit) commitBudget {
 	owed := min(b.debt, sc.LinesPerCycle)
-	return commitBudget{lines: owed, debt: b.debt - owed}
+	return commitBudget{lines: owed, debt: b.debt - owed, recent: b.recent}
 }
 
 func (s *retireStage) HasWork() bool             { return !s.p.rcu.empty() }
