@@ -15,8 +15,9 @@
 //	            held-out check; its cost per mix sets the plan
 //	plan        how many port-conflict mixes and fit mixes the rest of the
 //	            budget buys (Plan), written once and followed from then on
-//	ports       port-conflict mixes of the forms with the probes, the most
-//	            informative forms first (PortsOrder)
+//	ports       port-conflict mixes of the forms with the probes: the plain
+//	            loads and stores first, then the most informative forms
+//	            (PortsOrder)
 //	fit         random fit mixes, which the build fits
 //	build       modeldb.Build from the model measured before on this CPU
 //	            signature, else the imported model nearest the host; where

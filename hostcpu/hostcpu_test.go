@@ -2,6 +2,7 @@ package hostcpu
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"reflect"
 	"runtime"
@@ -418,7 +419,9 @@ func TestFeaturesMatchProcCPUInfo(t *testing.T) {
 		// A kernel can read a CPUID its hypervisor masks while user code
 		// runs CPUID on the host's CPU: then the instruction decides.
 		if _, probed := instructionProbes[f.name]; ours && probed {
-			if err := probeInChild(f.name); err != nil {
+			if err := probeInChild(f.name); errors.Is(err, errNoExecMemory) {
+				t.Logf("feature %q: the kernel leaves /proc/cpuinfo's %q out and the probe cannot run here (%v): not compared", f.name, f.linux, err)
+			} else if err != nil {
 				t.Errorf("feature %q (/proc/cpuinfo %q): decoded true, the kernel says false, and its instruction does not run: %v", f.name, f.linux, err)
 			} else {
 				t.Logf("feature %q: the kernel leaves /proc/cpuinfo's %q out, CPUID reports it and its instruction runs", f.name, f.linux)

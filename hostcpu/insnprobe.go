@@ -1,6 +1,13 @@
 package hostcpu
 
-import "unsafe"
+import (
+	"errors"
+	"unsafe"
+)
+
+// errNoExecMemory is a probe that could not map memory to run its
+// instruction in (a kernel that refuses writable executable pages).
+var errNoExecMemory = errors.New("no executable memory for the probe")
 
 // instructionProbe is one instruction of a feature, run with RAX zero, and
 // what RAX holds after it where the instruction did what the feature says

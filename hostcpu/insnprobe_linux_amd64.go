@@ -22,7 +22,7 @@ func runInstructionProbe(feature string) (uint64, error) {
 	}
 	page, err := syscall.Mmap(-1, 0, 4096, syscall.PROT_READ|syscall.PROT_WRITE|syscall.PROT_EXEC, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {
-		return 0, fmt.Errorf("probe %s: mmap: %v", feature, err)
+		return 0, fmt.Errorf("probe %s: %w: mmap: %v", feature, errNoExecMemory, err)
 	}
 	defer syscall.Munmap(page)
 	n := copy(page, p.code)

@@ -507,7 +507,7 @@ func hostMCPU(ctx context.Context, mca, version, llvmHost, uarch string) (mcpu, 
 			}
 		}
 	}
-	if llvmHost != "" && llvmHost != "(unknown)" && llvmHost != "generic" && checkMCPU(ctx, mca, llvmHost) == nil {
+	if namesHost(llvmHost) && checkMCPU(ctx, mca, llvmHost) == nil {
 		return llvmHost, fmt.Sprintf("-mcpu=%s is llvm-mca's choice for this host", llvmHost), nil
 	}
 	core := uarch
@@ -515,6 +515,12 @@ func hostMCPU(ctx context.Context, mca, version, llvmHost, uarch string) (mcpu, 
 		core = "this host's core"
 	}
 	return "", "", fmt.Errorf("llvm-mca %s models neither %s nor a core near it (it names the host %q): %w; pass -mcpu (llvm-mca -mcpu=help lists the names)", version, core, llvmHost, ErrUnknownCPU)
+}
+
+// namesHost reports whether llvm-mca's "Host CPU" names a core: an LLVM
+// older than the core says "(unknown)" or "generic".
+func namesHost(llvmHost string) bool {
+	return llvmHost != "" && llvmHost != "(unknown)" && llvmHost != "generic"
 }
 
 func checkMCPU(ctx context.Context, mca, mcpu string) error {
