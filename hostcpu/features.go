@@ -1,8 +1,9 @@
 package hostcpu
 
 import (
+	"bufio"
+	"bytes"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -226,16 +227,9 @@ func decodeFeatures(q cpuidSource, maxBasic, maxExt uint32, osxsave bool, xcr0 u
 // kernelHidden returns the features of info (sorted) whose Linux flag the
 // /proc/cpuinfo text lacks; nil where the text has no flags line.
 func kernelHidden(info *Info, cpuinfo []byte) []string {
-	var flags map[string]bool
-	for _, line := range strings.Split(string(cpuinfo), "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		if ok && strings.TrimSpace(k) == "flags" {
-			flags = map[string]bool{}
-			for _, f := range strings.Fields(v) {
-				flags[f] = true
-			}
-			break
-		}
+	flags := map[string]bool{}
+	for _, f := range strings.Fields(cpuinfoField(cpuinfo, "flags")) {
+		flags[f] = true
 	}
 	if len(flags) == 0 {
 		return nil
@@ -246,6 +240,20 @@ func kernelHidden(info *Info, cpuinfo []byte) []string {
 			out = append(out, f.name)
 		}
 	}
-	sort.Strings(out)
-	return slices.Compact(out)
+	slices.Sort(out)
+	return out
+}
+
+// cpuinfoField returns the value of the first "key : value" line in
+// /proc/cpuinfo text whose key is key.
+func cpuinfoField(text []byte, key string) string {
+	sc := bufio.NewScanner(bytes.NewReader(text))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }

@@ -1,9 +1,6 @@
 package hostcpu
 
-import (
-	"errors"
-	"unsafe"
-)
+import "errors"
 
 // errNoExecMemory is a probe that could not map memory to run its
 // instruction in (a kernel that refuses writable executable pages).
@@ -30,5 +27,3 @@ var instructionProbes = map[string]instructionProbe{
 	"fsgsbase": {code: []byte{0xf3, 0x48, 0x0f, 0xae, 0xc1}},                                           // rdfsbase rcx
 	"popcnt":   {code: []byte{0x48, 0xff, 0xc8, 0xf3, 0x48, 0x0f, 0xb8, 0xc0}, rax: 64, checked: true}, // dec rax; popcnt rax, rax
 }
-
-func uintptrOf(b []byte) uintptr { return uintptr(unsafe.Pointer(&b[0])) }

@@ -5,6 +5,7 @@ package hostcpu
 import (
 	"fmt"
 	"syscall"
+	"unsafe"
 )
 
 // callCode calls the machine code at addr with RAX zero and returns RAX.
@@ -27,5 +28,5 @@ func runInstructionProbe(feature string) (uint64, error) {
 	defer syscall.Munmap(page)
 	n := copy(page, p.code)
 	page[n] = 0xc3 // ret
-	return callCode(uintptrOf(page)), nil
+	return callCode(uintptr(unsafe.Pointer(&page[0]))), nil
 }

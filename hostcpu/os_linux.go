@@ -1,8 +1,6 @@
 package hostcpu
 
 import (
-	"bufio"
-	"bytes"
 	"os"
 	"strings"
 
@@ -51,20 +49,6 @@ func readKernelHidden(info *Info) []string {
 		return nil
 	}
 	return kernelHidden(info, b)
-}
-
-// cpuinfoField returns the value of the first "key : value" line in
-// /proc/cpuinfo text whose key is key.
-func cpuinfoField(text []byte, key string) string {
-	sc := bufio.NewScanner(bytes.NewReader(text))
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if ok && strings.TrimSpace(k) == key {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
 }
 
 // machineMemory is the machine's memory in bytes (0: unknown).

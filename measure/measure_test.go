@@ -119,24 +119,16 @@ var universal = []struct {
 const imulChains4 = "imul rcx, rax\nimul rdx, rax\nimul rbx, rax\nimul rsi, rax"
 
 // imulChains is the cycles per instruction of n independent chains of
-// imul r64, r64 (latency 3 on every core here) on a core of the class:
-// the chains' bound 3/n or the multipliers' 1/k, whichever is slower. A
-// core starts one 64-bit multiply a cycle everywhere the tests know but on
-// Zen 5, which starts three (imul r64, r64 throughput 1/3, measured on a
-// Zen 5 guest and in AMD's Zen 5 optimization guide). For a core the tests
-// do not know, every value one to four multipliers would give.
-func imulChains(n int, class string) []float64 {
-	ks := []int{1, 2, 3, 4}
-	switch class {
-	case "zen5":
-		ks = []int{3}
-	case "zen4", "zen3", "goldencove", "skylake":
-		ks = []int{1}
+// imul r64, r64 on the host's core (uarch): imulStream's value where the
+// tests know the core's class, else every value one to four multipliers
+// would give.
+func imulChains(n int, uarch string) []float64 {
+	if coreClass(uarch) != "" {
+		return []float64{imulStream(n, uarch)}
 	}
 	var out []float64
-	for _, k := range ks {
-		v := max(3/float64(n), 1/float64(k))
-		if !slices.Contains(out, v) {
+	for k := 1; k <= 4; k++ {
+		if v := max(3/float64(n), 1/float64(k)); !slices.Contains(out, v) {
 			out = append(out, v)
 		}
 	}
@@ -163,7 +155,7 @@ func TestUniversalNumbers(t *testing.T) {
 	// Four imul chains: 1 cycle each behind one multiplier, 3/4 (their
 	// latency) behind more.
 	t.Run("imul throughput", func(t *testing.T) {
-		wants := imulChains(4, coreClass(info.Microarch))
+		wants := imulChains(4, info.Microarch)
 		var got []float64
 		ok := retry.Patiently(8, func(int) bool {
 			m := e.Measure(snippet(t, imulChains4), Options{})
@@ -352,7 +344,7 @@ func TestAssemblyErrorNamesTheLine(t *testing.T) {
 func TestGroupedJobs(t *testing.T) {
 	e, info := hostEngine(t)
 	srcs := []string{"add rax, rax", "imul rax, rax", "add rax, rax\nud2", imulChains4, "xor ecx, ecx\ndiv rcx", "add rcx, rcx\nadd rcx, rcx"}
-	want := [][]float64{{1}, {3}, nil, imulChains(4, coreClass(info.Microarch)), nil, {1}}
+	want := [][]float64{{1}, {3}, nil, imulChains(4, info.Microarch), nil, {1}}
 	ok := retry.Patiently(6, func(try int) bool {
 		var snips []*Snippet
 		for _, s := range srcs {
@@ -599,7 +591,7 @@ func TestVectorLoadOpsInOneLicence(t *testing.T) {
 // progress counting every final measurement once.
 func TestMeasureCallsShareOneSchedule(t *testing.T) {
 	e, info := hostEngine(t)
-	imulWants := imulChains(6, coreClass(info.Microarch))
+	imulWants := imulChains(6, info.Microarch)
 	lat := []*Snippet{snippet(t, "add rax, rax"), snippet(t, "add rax, rax\nud2")}
 	tp := []*Snippet{snippet(t, "imul rbx, rcx\nimul rsi, rcx\nimul rdi, rcx\nimul r8, rcx\nimul r9, rcx\nimul r10, rcx")}
 	var out [][]*Measurement

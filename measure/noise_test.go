@@ -83,3 +83,20 @@ func TestVerdictAdvice(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonicalsKnowTheCore: the imul stream's known value follows the
+// core's multipliers: one a cycle on the cores portlab names, 3/8 (eight
+// chains of latency 3) on Zen 5's three, none on a core it cannot name.
+func TestCanonicalsKnowTheCore(t *testing.T) {
+	for uarch, want := range map[string]float64{"znver4": 1, "emeraldrapids": 1, "znver5": 0.375, "generic": 0, "": 0} {
+		var got float64 = -1
+		for _, c := range Canonicals(uarch) {
+			if c.Name == "imul r64, r64 throughput" {
+				got = c.Known
+			}
+		}
+		if got != want {
+			t.Errorf("%q: imul stream known %v, want %v", uarch, got, want)
+		}
+	}
+}

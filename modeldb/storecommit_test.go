@@ -1,6 +1,7 @@
 package modeldb
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,51 +36,42 @@ func TestStoreCommitFromMeasurements(t *testing.T) {
 	}
 }
 
-// TestStoreCommitRecentLinesRoundTrip: recent_lines is written only where
-// set, and read back.
+// TestStoreCommitRecentLinesRoundTrip: recent_lines is written where set
+// (TestStoreCommitRoundTrip: not otherwise) and read back.
 func TestStoreCommitRecentLinesRoundTrip(t *testing.T) {
-	m := &Model{Name: "x", ISA: "x86", Ports: []string{"0"}, StoreCommit: &StoreCommit{LinesPerCycle: 1, StoresPerLine: 2, RecentLines: 12}}
-	data, err := m.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(data), "store_commit: {lines_per_cycle: 1, recent_lines: 12, stores_per_line: 2}") {
-		t.Errorf("written:\n%s", data)
-	}
-	back, err := Parse("x.yml", data, LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if back.StoreCommit == nil || *back.StoreCommit != *m.StoreCommit {
-		t.Errorf("read back %v, want %v", back.StoreCommit, m.StoreCommit)
-	}
+	_, back := storeCommitRoundTrip(t, StoreCommit{LinesPerCycle: 1, StoresPerLine: 2, RecentLines: 12},
+		"store_commit: {lines_per_cycle: 1, recent_lines: 12, stores_per_line: 2}")
 	if got := back.StoreCommit.String(); !strings.Contains(got, "one of the 12 lines written last") {
 		t.Errorf("in words: %q", got)
-	}
-	bad := strings.Replace(string(data), "recent_lines: 12", "recent_lines: -1", 1)
-	if _, err := Parse("x.yml", []byte(bad), LoadOptions{}); err == nil || !strings.Contains(err.Error(), "x.yml:") || !strings.Contains(err.Error(), "recent_lines: negative value -1") {
-		t.Errorf("negative recent_lines: %v", err)
 	}
 }
 
 // TestStoreCommitRoundTrip: the header survives writing and reading, and
 // bad values are errors naming the file and line.
-func TestStoreCommitRoundTrip(t *testing.T) {
-	m := &Model{Name: "x", ISA: "x86", Ports: []string{"0"}, StoreCommit: &StoreCommit{LinesPerCycle: 1, StoresPerLine: 2}}
+// storeCommitRoundTrip writes a model with sc, checks the text holds
+// written, reads it back and checks sc survived.
+func storeCommitRoundTrip(t *testing.T, sc StoreCommit, written string) (m, back *Model) {
+	t.Helper()
+	m = &Model{Name: "x", ISA: "x86", Ports: []string{"0"}, StoreCommit: &sc}
 	data, err := m.Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), "store_commit: {lines_per_cycle: 1, stores_per_line: 2}") {
+	if !strings.Contains(string(data), written) {
 		t.Errorf("written:\n%s", data)
 	}
-	back, err := Parse("x.yml", data, LoadOptions{})
+	back, err = Parse("x.yml", data, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.StoreCommit == nil || *back.StoreCommit != *m.StoreCommit {
-		t.Errorf("read back %v, want %v", back.StoreCommit, m.StoreCommit)
+	if back.StoreCommit == nil || *back.StoreCommit != sc {
+		t.Errorf("read back %v, want %v", back.StoreCommit, sc)
 	}
+	return m, back
+}
+
+func TestStoreCommitRoundTrip(t *testing.T) {
+	m, _ := storeCommitRoundTrip(t, StoreCommit{LinesPerCycle: 1, StoresPerLine: 2}, "store_commit: {lines_per_cycle: 1, stores_per_line: 2}")
 	if c := m.Clone(); c.StoreCommit == m.StoreCommit || *c.StoreCommit != *m.StoreCommit {
 		t.Errorf("Clone shares or loses the store commit: %v", c.StoreCommit)
 	}
@@ -91,6 +83,7 @@ func TestStoreCommitRoundTrip(t *testing.T) {
 	for _, c := range []struct{ yaml, want string }{
 		{"store_commit: {lines_per_cycle: 0, stores_per_line: 2}", "must be at least 1"},
 		{"store_commit: {lines_per_cycle: 1, per_line: 2}", `unknown key "per_line"`},
+		{"store_commit: {lines_per_cycle: 1, stores_per_line: 2, recent_lines: -1}", "recent_lines: negative value -1"},
 	} {
 		src := "name: x\nisa: x86\nports: ['0']\n" + c.yaml + "\ninstruction_forms: []\n"
 		_, err := Parse("bad.yml", []byte(src), LoadOptions{})
@@ -130,6 +123,17 @@ func TestBuildMeasuresStoreCommit(t *testing.T) {
 		t.Errorf("the report does not say it:\n%s", rep.Summary(3))
 	}
 	wantPass(t, rep, "store commit", true, "stores a line apart took 1.00 cycles each")
+	// The streams over fewer lines set recent_lines: 4 and 8 lines at the
+	// same-line rate, 12 at a line a cycle.
+	recent := append(slices.Clone(bs), res("r4", StoreCommitKind, "lines-apart-4", 0.5), res("r8", StoreCommitKind, "lines-apart-8", 0.51), res("r12", StoreCommitKind, "lines-apart-12", 1.0))
+	mr, repr, err := Build(CollectMeasurements(recent, CollectOptions{}), BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mr.StoreCommit == nil || mr.StoreCommit.RecentLines != 8 {
+		t.Errorf("built store_commit %v with the 4-, 8- and 12-line streams, want 8 recent lines", mr.StoreCommit)
+	}
+	wantPass(t, repr, "store commit", true, "over 8 lines 0.51, over 12 lines 1.00")
 	m2, rep2, err := Build(CollectMeasurements(bs[:1], CollectOptions{}), BuildOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -448,7 +448,7 @@ type commitBudget struct {
 	recent *recentLines
 }
 
-// recentLines is a short list of the distinct lines stores wrote last.
+// recentLines are the distinct lines stores wrote last, most recent last.
 type recentLines struct {
 	lines []lineID
 }
@@ -458,21 +458,29 @@ type lineID struct {
 	line   int64
 }
 
-// touch records a write of id and reports whether id was among the n
-// distinct lines written last.
-func (r *recentLines) touch(id lineID, n int) bool {
-	for i, x := range r.lines {
-		if x == id {
-			r.lines = append(r.lines[:i], r.lines[i+1:]...)
-			r.lines = append(r.lines, id)
-			return true
-		}
+// hit reports whether id is among the lines written last, and makes it
+// the most recent.
+func (r *recentLines) hit(id lineID) bool {
+	if r == nil {
+		return false
 	}
-	r.lines = append(r.lines, id)
-	if len(r.lines) > n {
-		r.lines = r.lines[len(r.lines)-n:]
+	i := slices.Index(r.lines, id)
+	if i < 0 {
+		return false
 	}
-	return false
+	r.lines = append(slices.Delete(r.lines, i, i+1), id)
+	return true
+}
+
+// remember records a write of a line not among the last n written.
+func (b *commitBudget) remember(id lineID, n int) {
+	if b.recent == nil {
+		b.recent = &recentLines{}
+	}
+	b.recent.lines = append(b.recent.lines, id)
+	if len(b.recent.lines) > n {
+		b.recent.lines = slices.Delete(b.recent.lines, 0, len(b.recent.lines)-n)
+	}
 }
 
 // take reports whether a store at line l in an iteration fits the
@@ -487,23 +495,12 @@ func (b *commitBudget) take(sc *StoreCommit, l StoreLine, iteration int) bool {
 		return true
 	}
 	region, line, known := l.lineOf(iteration)
-	if sc.RecentLines > 0 && known && !l.Splits(iteration) {
-		if b.recent == nil {
-			b.recent = &recentLines{}
-		}
-		id := lineID{region, line}
-		if slices.Contains(b.recent.lines, id) {
-			b.recent.touch(id, sc.RecentLines)
-			return true // a line written lately: no slot of this cycle's
-		}
-		if b.lines >= sc.LinesPerCycle {
-			return false
-		}
-		b.recent.touch(id, sc.RecentLines)
-		*b = commitBudget{lines: b.lines + 1, run: 1, known: known, region: region, line: line, debt: b.debt, recent: b.recent}
-		return true
+	split := l.Splits(iteration)
+	rewrite := sc.RecentLines > 0 && known && !split
+	if rewrite && b.recent.hit(lineID{region, line}) {
+		return true // a line written lately: no line of this cycle's
 	}
-	if l.Splits(iteration) {
+	if split {
 		if b.lines >= sc.LinesPerCycle {
 			return false
 		}
@@ -523,6 +520,9 @@ func (b *commitBudget) take(sc *StoreCommit, l StoreLine, iteration int) bool {
 		return false
 	}
 	*b = commitBudget{lines: b.lines + 1, run: 1, known: known, region: region, line: line, debt: b.debt, recent: b.recent}
+	if rewrite {
+		b.remember(lineID{region, line}, sc.RecentLines)
+	}
 	return true
 }
 
