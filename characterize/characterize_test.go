@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -492,12 +493,45 @@ func TestChooseBuildKeepsTheBaseAsItStands(t *testing.T) {
 	}
 	all := []built{{label: "B", m: rebuilt, rep: &modeldb.BuildReport{}}, {label: "B", m: base, asIs: true}}
 	best, bases := chooseBuild(all, drawBy(base))
-	if best != 1 || !strings.Contains(bases, "against B as it stands (100.0 % of the 200 validation mixes within 10 %): kept B as it stands (B as it stands predicts") {
+	if best != 1 || !strings.Contains(bases, "against B as it stands (100.0 % of the 200 validation mixes within 10 %): kept B as it stands (B as it stands predicts 200 of the draw within 10 %, the build from B") {
 		t.Errorf("a rebuild worse than its base: kept %d, %q", best, bases)
 	}
 	best, bases = chooseBuild(all, drawBy(rebuilt))
-	if best != 0 || !strings.Contains(bases, "built from B (100.0 % of the 200 validation mixes within 10 %), against B as it stands") || !strings.Contains(bases, ": kept the build from B") {
+	if best != 0 || !strings.Contains(bases, "built from B (100.0 % of the 200 validation mixes within 10 %), against B as it stands") || !strings.Contains(bases, ": kept the build from B (it predicts 200 of the draw within 10 %, B as it stands") {
 		t.Errorf("a rebuild better than its base: kept %d, %q", best, bases)
+	}
+	// Within chance either way: the base as it stands stays unless the
+	// rebuild predicts more of the draw, one mix more being enough. The
+	// draws: mixes both predict alike, then a mixes measured as the base
+	// predicts them and b as the rebuild does, of those the two predict
+	// more than 25 % apart.
+	byBase, byRebuilt := drawBy(base), drawBy(rebuilt)
+	var alike, apart []int
+	for i := range byBase {
+		switch d := math.Abs(byRebuilt[i].Cycles-byBase[i].Cycles) / byBase[i].Cycles; {
+		case d < 0.01:
+			alike = append(alike, i)
+		case d > 0.25:
+			apart = append(apart, i)
+		}
+	}
+	if len(alike) < 10 || len(apart) < 7 {
+		t.Fatalf("%d mixes alike and %d apart, want 10 and 7", len(alike), len(apart))
+	}
+	for _, c := range []struct{ a, b, want int }{{3, 3, 1}, {3, 4, 0}, {4, 3, 1}} {
+		var draw []*modeldb.MixMeasurement
+		for _, i := range alike {
+			draw = append(draw, byBase[i])
+		}
+		for _, i := range apart[:c.a] {
+			draw = append(draw, byBase[i])
+		}
+		for _, i := range apart[c.a : c.a+c.b] {
+			draw = append(draw, byRebuilt[i])
+		}
+		if best, bases := chooseBuild(all, draw); best != c.want {
+			t.Errorf("%d mixes as the base predicts them, %d as the rebuild does: kept %d, %q", c.a, c.b, best, bases)
+		}
 	}
 	if !measuredBase(base) || measuredBase(nil) {
 		t.Error("measuredBase")

@@ -23,9 +23,10 @@
 //	            signature, else the imported model nearest the host; where
 //	            the budget allows, builds from other bases compete and the
 //	            validation draw decides (keepBuild: the first stays unless
-//	            another predicts the draw better beyond chance; a model
-//	            measured before competes last as it stands, so a rebuild
-//	            worse than it beyond chance does not replace it)
+//	            another predicts the draw better beyond chance); a model
+//	            measured before competes last as it stands and stays
+//	            unless the kept build predicts more of the draw
+//	            (chooseBuild)
 //	evaluate    the validation draw predicted by the new model (and by the
 //	            base, for comparison)
 //	predict     the kernels predicted by the new model, the base model and

@@ -711,14 +711,24 @@ func (b *builder) narrowLoads(r *Pass) error {
 // vectorStores: see calibrateStores.
 func (b *builder) vectorStores(r *Pass) error {
 	var n int
-	b.rep.MemoryPath, n = b.p.calibrateStores(b.fitMixes, b.classOf)
+	var unexplained []string
+	b.rep.MemoryPath, n, unexplained = b.p.calibrateStores(b.fitMixes, b.classOf)
 	if n == 0 {
 		r.Evidence = "no mix of a plain vector store with a plain vector load"
 		return nil
 	}
 	r.Evidence = fmt.Sprintf("%d mixes of a plain vector store with a plain vector load", n)
-	if len(b.rep.MemoryPath) == 0 {
+	switch {
+	case len(unexplained) > 0:
+		// Said as it is: faster than the shared ports allow, and no
+		// group left out fits; the fit's own ports for the plain forms
+		// are all that is left to explain them.
+		r.Evidence += fmt.Sprintf(": %d ran faster than the base's shared ports allow and no group left out of the stores predicts them (%s)",
+			len(unexplained), strings.Join(unexplained[:min(len(unexplained), 2)], "; "))
+	case len(b.rep.MemoryPath) == 0:
 		r.Evidence += ": the base's shared ports predict them"
+	}
+	if len(b.rep.MemoryPath) == 0 {
 		return nil
 	}
 	r.Applied = true

@@ -19,8 +19,10 @@
 // -units instead runs harness/units.c on one CPU: an add chain and seven
 // streams each bound by one kind of unit (portlab's three throughput
 // canaries: adds, por xmm, loads of one line; and snippets they judge:
-// vpand ymm, a load-op, loads and read-modify-writes over 96 bytes), and
-// says how often each snippet ran slow while the canaries ran clear.
+// vpand ymm, a load-op, loads and read-modify-writes over 96 bytes), and a
+// window canary (two imul chains that overlap only with three quarters of
+// the reorder buffer in flight), and says how often each snippet ran slow,
+// or at another level, while the canaries ran clear.
 //
 // It keeps every CPU it traces busy: run it on an otherwise idle machine,
 // never beside a measurement.
@@ -57,6 +59,12 @@ const (
 	slowAbove  = 0.03
 	chainAbove = 0.30
 )
+
+// levelAbove is how much slower than its quiet rate a units stream must
+// run to be at another level: the window canary's two levels on the Zen 3
+// guest are 60 % apart, the read-modify-writes' 50 %, and each spreads
+// by a few percent within a level.
+const levelAbove = 0.25
 
 // moveAbove is portlab's rule (measure.MoveAbove): move on after a window
 // more than half slow.

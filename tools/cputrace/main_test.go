@@ -101,14 +101,18 @@ func TestTraceRuns(t *testing.T) {
 // A units trace where a neighbour's vector work slows vpand and the por
 // canary in a quarter of the chunks, the adds never: vpand is slow in a
 // quarter of the chunks with the adds clear and in none with its canary
-// clear as well; an interrupted chain's chunk is left out.
+// clear as well; an interrupted chain's chunk is left out. In a tenth of
+// the chunks the read-modify-writes run at their slow level with every
+// canary clear but the window canary: slow given the three canaries
+// clear, never given the window canary clear as well.
 func TestUnitsReport(t *testing.T) {
 	var in strings.Builder
-	in.WriteString("instructions 10000 12000 12000 12000 12000 12000 12000 2400\n")
+	in.WriteString("instructions 10000 12000 12000 12000 12000 12000 12000 2400 640\n")
 	// The chain: 10,000 cycles at 0.8 ticks a cycle; quiet streams at
-	// 0.25, 0.25, 1/3, 0.25, 1/3, 1/3 and 0.55 cycles an instruction.
-	quiet := []float64{0.25, 0.25, 1.0 / 3, 0.25, 1.0 / 3, 1.0 / 3, 0.55}
-	n := []float64{12000, 12000, 12000, 12000, 12000, 12000, 2400}
+	// 0.25, 0.25, 1/3, 0.25, 1/3, 1/3 and 0.55 cycles an instruction, the
+	// window canary at 2.1 cycles an imul.
+	quiet := []float64{0.25, 0.25, 1.0 / 3, 0.25, 1.0 / 3, 1.0 / 3, 0.55, 2.1}
+	n := []float64{12000, 12000, 12000, 12000, 12000, 12000, 2400, 640}
 	for i := range 200 {
 		chain := 8000.0
 		if i == 7 {
@@ -119,6 +123,9 @@ func TestUnitsReport(t *testing.T) {
 			x := q * n[k] * 0.8
 			if i%4 == 1 && (unitNames[k] == "vpand" || unitNames[k] == "por") {
 				x *= 1.2
+			}
+			if i%10 == 2 && (unitNames[k] == "rmw" || unitNames[k] == "win") {
+				x *= 1.6
 			}
 			fmt.Fprintf(&in, " %.0f", x)
 		}
@@ -132,15 +139,24 @@ func TestUnitsReport(t *testing.T) {
 	if r.chunks != 199 || math.Abs(r.quiet["rmw"]-0.55) > 1e-3 || math.Abs(r.slow["vpand"]-50.0/199) > 1e-9 || r.slow["add"] != 0 {
 		t.Fatalf("report %+v: want 199 chunks, rmw quiet at 0.55, vpand and por slow in 50", r)
 	}
-	if g := r.given["vpand"]; math.Abs(g[0]-50.0/199) > 1e-9 || g[1] != 0 || g[2] != 0 {
-		t.Errorf("vpand slow given the adds, its canary, all three clear: %v; want 50/199, 0, 0", g)
+	if g := r.given["vpand"]; math.Abs(g[0]-50.0/199) > 1e-9 || g[1] != 0 || g[2] != 0 || g[3] != 0 {
+		t.Errorf("vpand slow given the adds, its canary, all three, and the window canary clear: %v; want 50/199, 0, 0, 0", g)
+	}
+	if g, n := r.given["rmw"], r.givenN["rmw"]; math.Abs(g[2]-20.0/float64(n[2])) > 1e-9 || g[3] != 0 || n[3] != n[2]-20 {
+		t.Errorf("rmw slow given all three canaries clear, and the window canary too: %v of %v; want 20 of the first, none of 20 fewer", g, n)
+	}
+	if g, n := r.givenLevel["rmw"], r.givenN["rmw"]; math.Abs(g[2]-20.0/float64(n[2])) > 1e-9 || g[3] != 0 || math.Abs(r.level["win"]-20.0/199) > 1e-9 {
+		t.Errorf("rmw at another level given the canaries %v of %v, the window canary at another level in %.3f; want 20 given all three, none given the window canary, and 20 of 199", g, n, r.level["win"])
+	}
+	if g := r.givenLevel["vpand"]; g[0] != 0 {
+		t.Errorf("vpand 20 %% slow counted at another level: %v", g)
 	}
 	var out bytes.Buffer
 	r.write(&out)
 	if !strings.Contains(out.String(), "vpand") || !strings.Contains(out.String(), "199 chunks") {
 		t.Errorf("report:\n%s", out.String())
 	}
-	for _, bad := range []string{"", "instructions 1 2\n", "instructions 10000 12000 12000 12000 12000 12000 12000 2400\n0 1 2 3 4 5 6 7\n", "instructions 10000 12000 12000 12000 12000 12000 12000 2400\n8000 1 x 3 4 5 6 7\n"} {
+	for _, bad := range []string{"", "instructions 1 2\n", "instructions 10000 12000 12000 12000 12000 12000 12000 2400 640\n0 1 2 3 4 5 6 7 8\n", "instructions 10000 12000 12000 12000 12000 12000 12000 2400 640\n8000 1 x 3 4 5 6 7 8\n", "instructions 10000 12000 12000 12000 12000 12000 12000 2400\n8000 1 2 3 4 5 6 7\n"} {
 		if _, err := parseUnits(strings.NewReader(bad)); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
@@ -157,7 +173,7 @@ func TestUnitsRuns(t *testing.T) {
 	if err := runUnits(200*time.Millisecond, jit.DefaultCPU(), &out); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"chunks with the chain uninterrupted", "add ", "rmw "} {
+	for _, want := range []string{"chunks with the chain uninterrupted", "add ", "rmw ", "win ", "the window canary's chains", "at another level:"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
@@ -197,6 +213,20 @@ func TestFlagsTheTraceIgnores(t *testing.T) {
 	} {
 		if err := checkFlags(c.units, c.set); err != nil {
 			t.Errorf("units %v, flags %v: %v", c.units, c.set, err)
+		}
+	}
+}
+
+// The window canary's chains stand three quarters of the reorder buffer
+// apart: 192 instructions on Zen 3's 256 entries, 384 on Golden Cove's
+// 512, and a core not in the table is taken as 256.
+func TestWindowNops(t *testing.T) {
+	for _, c := range []struct {
+		core string
+		want int
+	}{{"znver3", 112}, {"graniterapids", 304}, {"znver5", 256}, {"unknown-core", 112}} {
+		if got := windowNops(robEntries[c.core]); got != c.want {
+			t.Errorf("%s: %d nops, want %d", c.core, got, c.want)
 		}
 	}
 }

@@ -10,6 +10,11 @@
 //   ldop   twelve sub r64, m64 over 96 bytes (a load-op snippet)
 //   ld96   twelve mov r64, m64 over the same 96 bytes
 //   rmw    twelve sub m64, imm8 over the same 96 bytes (read-modify-write)
+//   win    the window canary: two chains of 40 imul r64, r64, each after
+//          WIN_NOPS nops (cc -DWIN_NOPS=N), eight times; the two chains
+//          overlap only while the core keeps 80 + WIN_NOPS instructions
+//          in flight, which tools/cputrace sets to three quarters of the
+//          core's reorder buffer
 //
 // It prints one line per chunk: the chain's TSC ticks, then each stream's,
 // in that order; and first the instructions of the chain and of each
@@ -23,6 +28,12 @@
 #include <x86intrin.h>
 
 #define REPT ".rept 5\n"
+#ifndef WIN_NOPS
+#define WIN_NOPS 112
+#endif
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define WIN_CHAIN(r) ".rept 40\n imul %%" r ", %%" r "\n .endr\n .rept " STR(WIN_NOPS) "\n nop\n .endr\n"
 static char buf[8192] __attribute__((aligned(4096)));
 
 __attribute__((target("avx"))) static void vpand_stream(void) {
@@ -63,9 +74,9 @@ int main(int argc, char **argv) {
 	double hz = (__rdtsc() - c0) / (now() - w0);
 	uint64_t end = __rdtsc() + (uint64_t)(secs * hz);
 	char *p = buf + 2048;
-	printf("instructions 10000 12000 12000 12000 12000 12000 12000 2400\n");
+	printf("instructions 10000 12000 12000 12000 12000 12000 12000 2400 640\n");
 	while (__rdtsc() < end) {
-		uint64_t t[9];
+		uint64_t t[10];
 		t[0] = __rdtsc();
 		for (int k = 0; k < 200; k++) __asm__ volatile(".rept 50\n add %%rcx, %%rax\n .endr\n" ::: "rax");
 		t[1] = __rdtsc();
@@ -113,8 +124,11 @@ int main(int argc, char **argv) {
 			                 " subq $1, 64(%0)\n subq $1, 72(%0)\n subq $1, 80(%0)\n subq $1, 88(%0)\n"
 			                 ".endr\n" ::"r"(p) : "memory");
 		t[8] = __rdtsc();
+		__asm__ volatile("mov $1, %%rax\n mov $1, %%rdx\n" ::: "rax", "rdx");
+		for (int k = 0; k < 8; k++) __asm__ volatile(WIN_CHAIN("rax") WIN_CHAIN("rdx") ::: "rax", "rdx");
+		t[9] = __rdtsc();
 		printf("%u", (unsigned)(t[1] - t[0]));
-		for (int i = 1; i < 8; i++) printf(" %u", i == 4 && !avx ? 0u : (unsigned)(t[i + 1] - t[i]));
+		for (int i = 1; i < 9; i++) printf(" %u", i == 4 && !avx ? 0u : (unsigned)(t[i + 1] - t[i]));
 		printf("\n");
 	}
 	return 0;
