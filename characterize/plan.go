@@ -41,15 +41,20 @@ type Plan struct {
 // with how many of them the first fit mispredicts (forms refitted in
 // classes of their own): 1.4-1.9 ms a mix on the Emerald Rapids guest
 // (2 min 37 s to 3 min 49 s for 109,000-119,000 mixes), 4.3-5.9 ms on
-// the Zen 3 guest (6 min 17 s for 88,452; 8 min 40 s and 9 min 6 s for
-// 91,000-92,000 on 2026-11-28, where a run planned at 1 ms a mix took 35
-// min 13 s of a 30-minute budget). The plan takes 4 ms, beside half a
-// minute for the forms. Port-conflict mixes get at most portsShare of the mixes while
+// the Zen 3 guest with the builder of 2026-11-28 (6 min 17 s for 88,452;
+// 8 min 40 s and 9 min 6 s for 91,000-92,000, where a run planned at 1 ms
+// a mix took 35 min 13 s of a 30-minute budget), and with the builder of
+// 2026-12-02 2.6-3.2 ms there (3 min 41 s for 84,574 mixes; 4 min 36 s
+// for about 86,000 with more of them noisy) and 2.5 ms on the Zen 5 guest
+// (3 min 2 s for 73,015): runs planned at 4 ms ended 3.5-5.5 minutes
+// inside their budgets. The plan takes 3 ms, beside half a minute for the
+// forms; a build as slow as the Zen 3 guest's once were would end a
+// 30-minute run about four minutes late. Port-conflict mixes get at most portsShare of the mixes while
 // forms are left without any; the rest are fit mixes, up to maxFitMixes
 // (the Granite Rapids model fitted 53,000).
 const (
 	buildFixed    = 30.0  // seconds
-	buildPerMix   = 0.004 // seconds
+	buildPerMix   = 0.003 // seconds
 	predictFixed  = 20.0  // seconds: llvm-mca over the kernels, evaluation, install
 	portsShare    = 0.6
 	maxFitMixes   = 60000
