@@ -821,12 +821,7 @@ func chooseBuild(all []built, draw []*modeldb.MixMeasurement) (best int, bases s
 	count := make([]int, len(all))
 	for i, b := range all {
 		ev := modeldb.EvaluateMixMeasurements(b.m, draw, 0.10)
-		within[i] = ev.WithinEach(len(draw))
-		for _, ok := range within[i] {
-			if ok {
-				count[i]++
-			}
-		}
+		within[i], count[i] = ev.WithinEach(len(draw)), ev.Within
 		score := fmt.Sprintf(" (%.1f %% of the %d validation mixes within 10 %%)", 100*ev.Fraction(), ev.N)
 		if b.asIs {
 			against = ", against " + b.name() + score

@@ -740,11 +740,11 @@ func (p *inferProblem) calibrateStores(mixes []*MixMeasurement, classOf map[stri
 	return notes, found, unexplained
 }
 
-// leaveOut returns the first of the non-empty subsets of groups, fewest
-// groups first and in their order within a size, that ok accepts; nil when
-// it accepts none. Within a size the subsets come in the order of the
-// binary numbers whose bits mark them. At most 2^len(groups)-1 subsets (the
-// first 12 groups): a store and a load share a handful.
+// leaveOut returns the first non-empty subset of groups that ok accepts,
+// fewest groups first and, within a size, in the order of the binary
+// numbers whose bits mark them; nil when it accepts none. It tries the
+// subsets of the first 12 groups at most: a store and a load share a
+// handful.
 func leaveOut(groups []uint64, ok func([]uint64) bool) []uint64 {
 	n := min(len(groups), 12)
 	for size := 1; size <= n; size++ {

@@ -140,13 +140,19 @@ func TestPassesOnRealSubsets(t *testing.T) {
 			}
 		})
 	}
-	t.Run("zen4 vector stores beside loads", func(t *testing.T) {
+	st, ld := storeForms["ymm"], loadForms["ymm"]
+	// storesBesideLoads builds the Zen 4 subset from LLVM 14's znver3 with
+	// one more mix, stores ymm stores beside loads ymm loads in cycles;
+	// tp, where positive, is the plain store's and load's throughput.
+	storesBesideLoads := func(t *testing.T, stores, loads int, cycles, tp float64) (*Model, *BuildReport) {
 		ms := realSubset(t, "real-znver4-subset.yaml")
-		st, ld := storeForms["ymm"], loadForms["ymm"]
 		if ms.Forms[st] == nil || ms.Forms[ld] == nil {
 			t.Fatalf("the subset lacks %s or %s", st, ld)
 		}
-		ms.Mixes = append(ms.Mixes, &MixMeasurement{Parts: []MixPart{{Form: st, Count: 4}, {Form: ld, Count: 8}}, Cycles: 4, Host: ms.Hosts[0]})
+		if tp > 0 {
+			ms.Forms[st].Throughput, ms.Forms[ld].Throughput = tp, tp
+		}
+		ms.Mixes = append(ms.Mixes, &MixMeasurement{Parts: []MixPart{{Form: st, Count: stores}, {Form: ld, Count: loads}}, Cycles: cycles, Host: ms.Hosts[0]})
 		base, err := Embedded("llvm14-znver3.yml.gz")
 		if err != nil {
 			t.Fatal(err)
@@ -155,6 +161,10 @@ func TestPassesOnRealSubsets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		return m, rep
+	}
+	t.Run("zen4 vector stores beside loads", func(t *testing.T) {
+		m, rep := storesBesideLoads(t, 4, 8, 4, 0)
 		wantPass(t, rep, "vector stores apart from loads", true, "1 mixes of a plain vector store with a plain vector load")
 		stores, loads := portSet(t, m, st), portSet(t, m, ld)
 		for p := range stores {
@@ -169,20 +179,9 @@ func TestPassesOnRealSubsets(t *testing.T) {
 	// a store keeps one, so the pass changes nothing and says the mix is
 	// unexplained rather than predicted.
 	t.Run("zen5 vector stores beside loads", func(t *testing.T) {
-		ms := realSubset(t, "real-znver4-subset.yaml")
-		st, ld := storeForms["ymm"], loadForms["ymm"]
 		// Zen 5 runs two ymm stores a cycle, the Zen 4 subset one: a mix
 		// faster than its stores alone would not be fitted at all.
-		ms.Forms[st].Throughput, ms.Forms[ld].Throughput = 0.5, 0.5
-		ms.Mixes = append(ms.Mixes, &MixMeasurement{Parts: []MixPart{{Form: st, Count: 8}, {Form: ld, Count: 8}}, Cycles: 4.59, Host: ms.Hosts[0]})
-		base, err := Embedded("llvm14-znver3.yml.gz")
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, rep, err := Build(ms, BuildOptions{Base: base, Now: fixedNow})
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, rep := storesBesideLoads(t, 8, 8, 4.59, 0.5)
 		wantPass(t, rep, "vector stores apart from loads", false,
 			"1 ran faster than the base's shared ports allow and no group left out of the stores predicts them (8 x "+st+" with 8 x "+ld+" took 4.59 cycles, the base's ports predict 8)")
 		stores, loads := portSet(t, m, st), portSet(t, m, ld)
