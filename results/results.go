@@ -95,7 +95,8 @@ type Extra struct {
 	LdCanary  float64  `yaml:"load_canary,omitempty"`
 	Warnings  []string `yaml:"warnings,omitempty"`
 	// PassMedians are the per-instruction medians of every pass of a
-	// snippet measured in several passes (Median is their median).
+	// snippet measured in several passes (Median is the pass the options
+	// keep: the median, the fastest converged or the lower quartile).
 	PassMedians []float64 `yaml:"pass_medians,omitempty,flow"`
 	// Validation are the validation counters (cache and TLB misses per
 	// repetition) when asked for; ValidationNote says why they are missing.

@@ -21,6 +21,10 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
+// maxSnippetPasses bounds bench --passes: each pass is a worker process
+// of its own and a full measurement of every snippet.
+const maxSnippetPasses = 32
+
 func runBench(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "merge" {
 		return runBenchMerge(args[1:], stdout, stderr)
@@ -49,6 +53,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	memoryRounds := fs.Int("memory-rounds", 2, "sweeps: measure those in this many rounds of --memory-passes passes, the first in the form's batch, the others at the end of the sweep, and keep the fastest converged of all")
 	noisyBudget := fs.Duration("noisy-budget", 10*time.Minute, "sweeps: results still noisy after two rounds of second chances get more rounds (up to 6) while the sweep fits in this (0: two rounds)")
 	maxPasses := fs.Int("max-passes", 0, "sweeps: forms measured in several passes whose passes disagree by more than 2 % get more, up to this many in all (0: none)")
+	passes := fs.Int("passes", 1, "snippets: measure every snippet in this many passes, each in a worker process of its own, keep the lower-quartile pass and list every pass's value (pass_medians), with a warning where they differ: for code that settles into a steady state of its own per process")
 	rep := fs.String("repetition-mode", "middle-half-duplicate", "duplicate, loop, min, middle-half-duplicate or middle-half-loop")
 	minInstr := fs.Int("min-instructions", 128, "instructions in the short timed body (the long one has twice as many)")
 	cpu := fs.Int("cpu", -1, cpuFlagHelp)
@@ -82,6 +87,10 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return usageError{"nothing to measure: give --snippets-file FILE, --forms GLOB or --all"}
 	case !sweeping && (*resume || *shard != "" || *shards != 0 || len(excludeGlobs) > 0):
 		return usageError{"--resume, --shard, --shards and --exclude apply to sweeps (--forms/--all)"}
+	case sweeping && *passes != 1:
+		return usageError{"--passes applies to snippet files; sweeps take --load-op-passes, --vector-passes and --memory-passes"}
+	case *passes < 1 || *passes > maxSnippetPasses:
+		return usageError{fmt.Sprintf("--passes %d: want 1 to %d", *passes, maxSnippetPasses)}
 	}
 	repetition, err := measure.ParseRepetition(*rep)
 	if err != nil {
@@ -129,7 +138,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	defer eng.Close()
 	eng.Runner.Timeout = *timeout
-	opts := measure.Options{Mode: *mode, Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, MinJobs: *minJobs, NoFTZ: *noFTZ, CacheCounters: *validate}
+	opts := measure.Options{Mode: *mode, Repetition: repetition, MinInstructions: *minInstr, Reps: *reps, MinJobs: *minJobs, NoFTZ: *noFTZ, CacheCounters: *validate,
+		Passes: *passes, LowerQuartilePass: *passes > 1}
 	if opts.Mode == "throughput" {
 		opts.Mode = "inverse_throughput"
 	}

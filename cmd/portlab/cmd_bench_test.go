@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,6 +82,8 @@ func TestBenchUsageErrors(t *testing.T) {
 		"--mix-forms \"4-2\"":                           {"bench", "--forms", "add r64, r64", "--mode", "random-mixes", "--mix-forms", "4-2"},
 		"want latency, throughput, ports, random-mixes": {"bench", "--forms", "add r64, r64", "--mode", "mixes"},
 		"separate runs, with separate seeds":            {"bench", "--forms", "add r64, r64", "--mode", "random-mixes,fit-mixes"},
+		"--passes 0: want 1 to 32":                      {"bench", "--snippets-file", "x.s", "--passes", "0"},
+		"--passes applies to snippet files":             {"bench", "--forms", "add r64, r64", "--passes", "3"},
 	}
 	for want, args := range cases {
 		var stdout, stderr bytes.Buffer
@@ -147,6 +150,39 @@ func TestBenchRecordsCompressedWithMinJobs(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("%s written after a usage error", out)
+	}
+}
+
+// bench --passes N measures a snippet file in N passes, keeps the
+// lower-quartile pass and lists every pass's value.
+func TestBenchSnippetPasses(t *testing.T) {
+	if _, err := exec.LookPath("as"); err != nil {
+		t.Skip("GNU as not installed")
+	}
+	dir := t.TempDir()
+	snip := filepath.Join(dir, "add.s")
+	os.WriteFile(snip, []byte("add rax, rbx\nadd rcx, rbx\nadd rdx, rbx\nadd rsi, rbx\n"), 0o644)
+	out := filepath.Join(dir, "out.yaml")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"bench", "--snippets-file", snip, "--mode", "throughput", "--passes", "3", "--repetitions", "4", "-o", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	bs, err := results.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) != 1 || bs[0].Portlab == nil {
+		t.Fatalf("%d results, want one with portlab's fields", len(bs))
+	}
+	x := bs[0].Portlab
+	if len(x.PassMedians) != 3 {
+		t.Fatalf("pass values %v: want 3", x.PassMedians)
+	}
+	sorted := slices.Clone(x.PassMedians)
+	slices.Sort(sorted)
+	// Of three passes the lower quartile is the fastest (index (3-1)/4).
+	if math.Abs(x.Median-sorted[0]) > 1e-4 {
+		t.Errorf("kept %v, want the lower-quartile pass of %v", x.Median, x.PassMedians)
 	}
 }
 
