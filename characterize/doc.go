@@ -28,7 +28,9 @@
 //	            unless the kept build predicts more of the draw
 //	            (chooseBuild)
 //	evaluate    the validation draw predicted by the new model (and by the
-//	            base, for comparison)
+//	            base, for comparison), and how far the draw's two rounds
+//	            agree with each other (DrawRepeat: the reach of any
+//	            model's score on the host)
 //	predict     the kernels predicted by the new model, the base model and
 //	            llvm-mca where installed: MAPE and Kendall's tau-b
 //	install     the model written to the user's model directory

@@ -43,6 +43,9 @@ func WriteText(w io.Writer, r *Report) {
 			fmt.Fprintf(tw, "  %s\t%d\t%.1f %%\t%.1f %%\n", m.Model, m.N, 100*m.Within, 100*m.Simulated)
 		}
 		tw.Flush()
+		if d := r.DrawRepeat; d != nil {
+			fmt.Fprintf(w, "  the draw's two rounds (before and after the mixes) agree within 10 %% on %.1f %% of %d mixes: what the host repeats, the reach of any model's score\n", 100*d.Within, d.N)
+		}
 		if m := r.Mixes[0]; len(m.ByMemory) > 1 {
 			fmt.Fprintf(w, "  %s, simulated, by memory access:\n", m.Model)
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

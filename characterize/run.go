@@ -116,6 +116,9 @@ type Report struct {
 	// Mixes are the validation draw's scores: the new model's, then the
 	// base's.
 	Mixes []MixScore `json:"mixes"`
+	// DrawRepeat is how far the draw's two rounds agree: the reach of any
+	// model's score on it (nil where one round was measured).
+	DrawRepeat *DrawRepeat `json:"draw_repeat,omitempty"`
 	// Kernels are the kernel scores: the new model's, the base's, the
 	// peers'.
 	Kernels []validate.Score `json:"kernels,omitempty"`
@@ -208,8 +211,10 @@ type run struct {
 	// ms are the results file's measurements, collected once (load).
 	ms    *modeldb.Measurements
 	model *modeldb.Model
-	base  *modeldb.Model
-	rep   *Report
+	// repeat is how far the validation draw's two rounds agree (load).
+	repeat *DrawRepeat
+	base   *modeldb.Model
+	rep    *Report
 }
 
 // Run runs the chain (see the package comment).
@@ -728,6 +733,7 @@ func (r *run) load() error {
 	if err != nil {
 		return err
 	}
+	r.repeat = drawRepeat(bs)
 	r.ms = modeldb.CollectMeasurements(results.Cleanest(bs), modeldb.CollectOptions{})
 	return nil
 }
@@ -1047,6 +1053,7 @@ func (r *run) evaluate() error {
 		r.rep.Mixes = append(r.rep.Mixes, ms)
 		return nil
 	}
+	r.rep.DrawRepeat = r.repeat
 	if err := score("portlab "+r.o.Host.Microarch+" (this run)", r.model); err != nil {
 		return err
 	}
