@@ -29,7 +29,7 @@
 //	            (chooseBuild)
 //	evaluate    the validation draw predicted by the new model (and by the
 //	            base, for comparison), and how far the draw's two rounds
-//	            agree with each other (DrawRepeat: the reach of any
+//	            agree with each other (modeldb.RepeatOf: the reach of any
 //	            model's score on the host)
 //	predict     the kernels predicted by the new model, the base model and
 //	            llvm-mca where installed: MAPE and Kendall's tau-b

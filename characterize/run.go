@@ -118,7 +118,7 @@ type Report struct {
 	Mixes []MixScore `json:"mixes"`
 	// DrawRepeat is how far the draw's two rounds agree: the reach of any
 	// model's score on it (nil where one round was measured).
-	DrawRepeat *DrawRepeat `json:"draw_repeat,omitempty"`
+	DrawRepeat *modeldb.DrawRepeat `json:"draw_repeat,omitempty"`
 	// Kernels are the kernel scores: the new model's, the base's, the
 	// peers'.
 	Kernels []validate.Score `json:"kernels,omitempty"`
@@ -212,7 +212,7 @@ type run struct {
 	ms    *modeldb.Measurements
 	model *modeldb.Model
 	// repeat is how far the validation draw's two rounds agree (load).
-	repeat *DrawRepeat
+	repeat *modeldb.DrawRepeat
 	base   *modeldb.Model
 	rep    *Report
 }
@@ -733,7 +733,7 @@ func (r *run) load() error {
 	if err != nil {
 		return err
 	}
-	r.repeat = drawRepeat(bs)
+	r.repeat = modeldb.RepeatOf(bs, 0.10)
 	r.ms = modeldb.CollectMeasurements(results.Cleanest(bs), modeldb.CollectOptions{})
 	return nil
 }

@@ -42,6 +42,10 @@ type MixReport struct {
 	// bound), ByDomain by the register domains of their forms (integer
 	// only, FP/vector only, both); the most numerous group first.
 	ByMemory, ByBound, ByDomain []GroupScore
+	// Repeat is how far the random mixes' two rounds agree where the
+	// results hold both (characterize's validation draw): the reach of
+	// any model's score on them (RepeatOf).
+	Repeat *DrawRepeat `json:",omitempty"`
 }
 
 // MixResult is one mix's prediction.
@@ -84,6 +88,9 @@ func (r *MixReport) Summary(n int) string {
 		if line != "" {
 			b.WriteString(line + "\n")
 		}
+	}
+	if d := r.Repeat; d != nil {
+		fmt.Fprintf(&b, "the draw's two rounds agree within %s of each other on %.1f%% of %d mixes: the reach of any model's score\n", formatPct(d.Tolerance), 100*d.Within, d.N)
 	}
 	if r.Missing > 0 {
 		var forms []string
@@ -158,7 +165,11 @@ func EvaluateMixesWith(m *Model, bs []*results.Benchmark, tolerance float64, whi
 	if which != PortMixesOnly {
 		mixes = append(mixes, ms.RandomMixes...)
 	}
-	return EvaluateMixMeasurementsWith(m, mixes, tolerance, name, predict)
+	r := EvaluateMixMeasurementsWith(m, mixes, tolerance, name, predict)
+	if which != PortMixesOnly {
+		r.Repeat = RepeatOf(bs, tolerance)
+	}
+	return r
 }
 
 // MixSet selects the mixes EvaluateMixes scores.
