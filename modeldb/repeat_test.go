@@ -46,6 +46,17 @@ func TestRepeatOf(t *testing.T) {
 	if d := RepeatOf(bs, 0.35); d == nil || d.Within != 1 || d.Tolerance != 0.35 {
 		t.Errorf("within 35 %%: %+v, want both mixes", d)
 	}
+	// EvaluateMixes carries it wherever it scores random mixes.
+	m, err := Embedded("portlab-znver3.yml.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := EvaluateMixes(m, bs, 0.1, RandomMixesOnly); r.Repeat == nil || r.Repeat.N != 2 {
+		t.Errorf("random mixes scored: repeat %+v, want the two mixes of both rounds", r.Repeat)
+	}
+	if r := EvaluateMixes(m, bs, 0.1, PortMixesOnly); r.Repeat != nil {
+		t.Errorf("port mixes scored: repeat %+v, want none", r.Repeat)
+	}
 	// model eval's report says it where the results hold both rounds.
 	r := &MixReport{Model: "m", N: 400, Within: 192, Tolerance: 0.1, Repeat: &DrawRepeat{N: 400, Within: 0.695, Tolerance: 0.1}}
 	if s := r.Summary(0); !strings.Contains(s, "the draw's two rounds agree within 10.0% of each other on 69.5% of 400 mixes") {
