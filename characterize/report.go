@@ -44,7 +44,7 @@ func WriteText(w io.Writer, r *Report) {
 		}
 		tw.Flush()
 		if d := r.DrawRepeat; d != nil {
-			fmt.Fprintf(w, "  the draw's two rounds (before and after the mixes) agree within 10 %% on %.1f %% of %d mixes: what the host repeats, the reach of any model's score\n", 100*d.Within, d.N)
+			fmt.Fprintf(w, "  the draw's two rounds (before and after the mixes) agree within %.0f %% on %.1f %% of %d mixes: what the host repeats, the reach of any model's score\n", 100*d.Tolerance, 100*d.Within, d.N)
 		}
 		if m := r.Mixes[0]; len(m.ByMemory) > 1 {
 			fmt.Fprintf(w, "  %s, simulated, by memory access:\n", m.Model)
