@@ -48,6 +48,10 @@ func TestLatencyChains(t *testing.T) {
 		{"cvttsd2si r64, xmm", "1->0", []string{"cvttsd2si rax, xmm0", "movq xmm0, rax"}, "movq-gpr-xmm", 0},
 		{"vmovq xmm, r64", "1->0", []string{"vmovq xmm0, rax", "vmovq rax, xmm0"}, "vmovq-gpr-xmm", 0},
 		{"cmp r64, r64", "0->flags", []string{"cmp rax, rcx", "adc rax, 0"}, "", 1},
+		// Flags into a general register: cmp writes them from the
+		// destination the form writes.
+		{"cmovbe r64, r64", "flags->0", []string{"cmp rax, rcx", "cmovbe rax, rdx"}, "", 1},
+		{"cmovl r32, r32", "flags->0", []string{"cmp rax, rcx", "cmovl eax, edx"}, "", 1},
 		// Flags from mask or vector registers: the carry goes to a
 		// general register and back into the source.
 		{"kortestw k, k", "0->flags", []string{"kortestw k2, k3", "adc rax, 0", "kmovw k2, eax"}, "kmovw-gpr-k", 1},
@@ -94,6 +98,16 @@ func TestLatencyChains(t *testing.T) {
 		}
 		if b.Snippet.LoopReg != LoopRegister || b.Snippet.Instructions != 1 && !strings.Contains(c.pair, "->") {
 			t.Errorf("%s: loop register %q", c.form, b.Snippet.LoopReg)
+		}
+	}
+	// Only register forms that read flags, write none and write a 32- or
+	// 64-bit general register chain from the flags.
+	for _, n := range []string{"setl r8", "adc r64, r64", "cmovl r16, r16", "cmovl r64, m64", "add r64, r64"} {
+		bs, _ := Latency(form(t, n))
+		for k := range byPair(t, bs) {
+			if strings.HasPrefix(k, "latency flags->") {
+				t.Errorf("%s got a chain from the flags: %s", n, k)
+			}
 		}
 	}
 	// Signed divides have no full-width chain: a remainder in rdx can make

@@ -73,6 +73,11 @@ func Latency(f *isa.Form) ([]*Bench, error) {
 	} else if b != nil {
 		out = append(out, b)
 	}
+	if b, err := flagsInChain(f); err != nil {
+		return nil, err
+	} else if b != nil {
+		out = append(out, b)
+	}
 	bs, err := implicitChains(f)
 	if err != nil {
 		return nil, err
@@ -478,6 +483,49 @@ func flagsLink(f *isa.Form, i int, cls string) (*Bench, error) {
 	pair := opName(i) + "->flags"
 	b := latencyBench(f, pair, fmt.Sprintf("latency of %s from operand %d to the flags, closed by `%s`", f.Name(), i, helper), lines, 1)
 	b.Helper, b.HelperFixed, b.HelperKey = helper, 1, h.key
+	return b, nil
+}
+
+// flagsInChain: a register form that reads flags and writes none, with a
+// 32- or 64-bit general-register destination (cmovCC r, r), chained from
+// the flags to that destination through `cmp A, B` (1 cycle, subtracted),
+// which reads the destination and writes the flags the next instance
+// reads ("flags->0"). The register pairs' chains never time the flags: on
+// the Zen 5 guest the cmov forms whose condition reads two flags (be, a,
+// l, ge, le, g) take 2 cycles from the flags and 1 from their registers,
+// the others 1 and 1.
+func flagsInChain(f *isa.Form) (*Bench, error) {
+	if f.FlagsRead == 0 || f.FlagsWritten|f.FlagsUndefined != 0 || f.HasMemory() || len(f.ImplicitWrites) > 0 {
+		return nil, nil
+	}
+	j := -1
+	for k, op := range f.Operands {
+		if writes(op) && (op.Kind == isa.KindR32 || op.Kind == isa.KindR64) {
+			j = k
+			break
+		}
+	}
+	if j < 0 {
+		return nil, nil
+	}
+	a := newAllocator(f)
+	A := a.take("gpr", 2)
+	if len(A) < 2 {
+		return nil, nil
+	}
+	regs := make([]string, len(f.Operands))
+	regs[j] = A[0]
+	if err := constants(f, a, regs); err != nil {
+		return nil, err
+	}
+	line, err := instance(f, regs, 0)
+	if err != nil {
+		return nil, err
+	}
+	helper := fmt.Sprintf("cmp %s, %s", A[0], A[1])
+	pair := "flags->" + opName(j)
+	b := latencyBench(f, pair, fmt.Sprintf("latency of %s from the flags to operand %d, the flags written by `%s`", f.Name(), j, helper), []string{helper, line}, 1)
+	b.Helper, b.HelperFixed = helper, 1
 	return b, nil
 }
 
