@@ -416,7 +416,19 @@ func (b *Builder) form(f *isa.Form, shape string, pos isa.Pos) (*formInfo, error
 	}
 	// Operand latencies.
 	fi.writeLat, fi.readAdv = map[string]int{}, map[string]int{}
+	// A chain from the flags to the flags (gen's flags->flags: instances
+	// on registers of their own) says how long the form waits for the
+	// flags it reads, not when it writes them: where the form has other
+	// pairs, it is a read advance against the flags' write latency (the
+	// form's latency where no other pair names the flags), so a chain
+	// that ran at the ports' rate (shl r64, cl on the Zen 5 guest: 0.34
+	// cycles a link) does not make the flags free to their readers.
+	selfFlags := -1.0
 	for _, l := range e.Latencies {
+		if l.From == "flags" && l.To == "flags" && len(e.Latencies) > 1 {
+			selfFlags = l.Cycles
+			continue
+		}
 		c := roundCycles(l.Cycles)
 		if c > fi.writeLat[l.To] {
 			fi.writeLat[l.To] = c
@@ -424,10 +436,23 @@ func (b *Builder) form(f *isa.Form, shape string, pos isa.Pos) (*formInfo, error
 		fi.latency = max(fi.latency, c)
 	}
 	for _, l := range e.Latencies {
+		if l.From == "flags" && l.To == "flags" && selfFlags >= 0 {
+			continue
+		}
 		wl := fi.writeLat[l.To]
 		adv := max(0, wl-roundCycles(l.Cycles))
 		if old, ok := fi.readAdv[l.From]; !ok || adv < old {
 			fi.readAdv[l.From] = adv
+		}
+	}
+	if selfFlags >= 0 {
+		wl, ok := fi.writeLat["flags"]
+		if !ok {
+			wl = fi.latency
+		}
+		adv := max(0, wl-roundCycles(selfFlags))
+		if old, ok := fi.readAdv["flags"]; !ok || adv < old {
+			fi.readAdv["flags"] = adv
 		}
 	}
 	if len(e.Latencies) == 0 && fi.mayLoad && f.HasMemory() {

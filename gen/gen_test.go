@@ -52,6 +52,10 @@ func TestLatencyChains(t *testing.T) {
 		// destination the form writes.
 		{"cmovbe r64, r64", "flags->0", []string{"cmp rax, rcx", "cmovbe rax, rdx"}, "", 1},
 		{"cmovl r32, r32", "flags->0", []string{"cmp rax, rcx", "cmovl eax, edx"}, "", 1},
+		// Forms that read the flags they write, each instance on a
+		// register of its own: the flags are their only chain.
+		{"shl r64, cl", "flags->flags", []string{"shl rax, cl", "shl rdx, cl", "shl rbx, cl", "shl rsi, cl", "shl r8, cl", "shl r9, cl", "shl r10, cl", "shl r11, cl"}, "", 0},
+		{"adc r64, r64", "flags->flags", []string{"adc rcx, rax", "adc rdx, rax", "adc rbx, rax", "adc rsi, rax", "adc r8, rax", "adc r9, rax", "adc r10, rax", "adc r11, rax"}, "", 0},
 		// Flags from mask or vector registers: the carry goes to a
 		// general register and back into the source.
 		{"kortestw k, k", "0->flags", []string{"kortestw k2, k3", "adc rax, 0", "kmovw k2, eax"}, "kmovw-gpr-k", 1},
@@ -105,9 +109,18 @@ func TestLatencyChains(t *testing.T) {
 	for _, n := range []string{"setl r8", "adc r64, r64", "cmovl r16, r16", "cmovl r64, m64", "add r64, r64"} {
 		bs, _ := Latency(form(t, n))
 		for k := range byPair(t, bs) {
-			if strings.HasPrefix(k, "latency flags->") {
+			if strings.HasPrefix(k, "latency flags->") && k != "latency flags->flags" {
 				t.Errorf("%s got a chain from the flags: %s", n, k)
 			}
+		}
+	}
+	// No flags->flags chain where the flags are not both read and
+	// written, where memory is, or where a general register is written
+	// implicitly.
+	for _, n := range []string{"add r64, r64", "cmovl r64, r64", "adc m64, r64", "mul r64", "shl r64, imm8"} {
+		bs, _ := Latency(form(t, n))
+		if byPair(t, bs)["latency flags->flags"] != nil {
+			t.Errorf("%s got a chain from the flags to the flags", n)
 		}
 	}
 	// Signed divides have no full-width chain: a remainder in rdx can make

@@ -5,15 +5,16 @@
 # testdata/experiments/flag_chains.s`.
 #
 # On the Zen 5 guest (AuthenticAMD-1a-2-1, 2026-12-02), cycles for the 16
-# instructions of each region, and what the embedded model predicted:
-#   shl_cl, shr_cl 5.37 (16.00 predicted: the simulator chains them
+# instructions of each region, and what the model of that day predicted:
+#   shl_cl, shr_cl 5.37 (16.00 predicted: the simulator chained them
 #     through the flags, which a shift by cl leaves as they were when the
-#     count is 0; the core does not wait for them)
+#     count is 0; the core does not wait for them; 5.33 with the sweep's
+#     flags->flags chains, docs/method.md "Latency")
 #   ror_imm, rol_ror, shl_imm 5.37-5.38 (5.33), shrd 16.30 (16.00)
 #   adcx_adox 7.99 (8.00: adcx chains through CF, adox through OF, apart)
 #   adcx_only, adox_only, adc 15.97-16.00 (16.00: one chain, a cycle a link)
 #   add, inc 2.98 (3.00)
-# docs/models.md, "Known limits".
+# docs/benchmarks.md (Zen 5, the vector memory path and cmov's flags).
 
 # shl_cl: shl by cl, eight registers
 # LLVM-MCA-BEGIN shl_cl
