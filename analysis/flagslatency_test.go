@@ -24,24 +24,12 @@ instruction_forms:
   - {form: "cmovbe r64, r64", uops: 1, latency: 2, latencies: [{from: '0', to: '0', cycles: 1}, {from: '1', to: '0', cycles: 1}, {from: flags, to: '0', cycles: 2}], throughput: 0.25, port_pressure: [[1, ['ALU0', 'ALU1', 'ALU2', 'ALU3']]]}
   - {form: "cmove r64, r64", uops: 1, latency: 1, latencies: [{from: '0', to: '0', cycles: 1}, {from: '1', to: '0', cycles: 1}, {from: flags, to: '0', cycles: 1}], throughput: 0.25, port_pressure: [[1, ['ALU0', 'ALU1', 'ALU2', 'ALU3']]]}
 `
-	m, err := modeldb.Parse("flags.yml", []byte(model), modeldb.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		src  string
-		want float64
-	}{
+	simulatedCases(t, model, []simCase{
 		{"cmp rax, rbx\ncmovbe rax, rcx\n", 3},
 		{"cmp rax, rbx\ncmove rax, rcx\n", 2},
 		{"cmovbe rax, rcx\ncmovbe rcx, rax\n", 2},
 		{"cmp rdx, rbx\ncmovbe rax, rcx\ncmp rsi, rbx\ncmovbe rax, rcx\n", 2},
-	} {
-		_, region := staticOf(t, m, c.src)
-		if got := simulate(t, m, region, 400); math.Abs(got-c.want) > 0.03*c.want {
-			t.Errorf("%q: simulated %.3f cycles/iteration, want %.2f", c.src, got, c.want)
-		}
-	}
+	})
 }
 
 // TestFlagsToFlagsChain: a form's chain from the flags to the flags
@@ -61,10 +49,6 @@ instruction_forms:
   - {form: "adc r64, r64", uops: 1, latency: 1, latencies: [{from: '0', to: '0', cycles: 1}, {from: '1', to: '0', cycles: 1}, {from: flags, to: flags, cycles: 1}], throughput: 0.25, port_pressure: [[1, ['ALU0', 'ALU1', 'ALU2', 'ALU3']]]}
   - {form: "cmovb r64, r64", uops: 1, latency: 1, latencies: [{from: '0', to: '0', cycles: 1}, {from: '1', to: '0', cycles: 1}], throughput: 0.25, port_pressure: [[1, ['ALU0', 'ALU1', 'ALU2', 'ALU3']]]}
 `
-	m, err := modeldb.Parse("flags.yml", []byte(model), modeldb.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	regs := []string{"rax", "rdx", "rbx", "rsi", "r8", "r9", "r10", "r11"}
 	each := func(format string) string {
 		var s string
@@ -73,10 +57,7 @@ instruction_forms:
 		}
 		return s
 	}
-	for _, c := range []struct {
-		src  string
-		want float64
-	}{
+	simulatedCases(t, model, []simCase{
 		{each("shl %s, cl\n"), 8.0 / 3},
 		// Without the pair the flags chain the shifts, a cycle a link.
 		{each("shr %s, cl\n"), 8},
@@ -84,7 +65,23 @@ instruction_forms:
 		// The shift still writes its flags a cycle after it starts:
 		// through them into the count and back, 2 cycles a link.
 		{"shl rax, cl\ncmovb rcx, rdx\n", 2},
-	} {
+	})
+}
+
+type simCase struct {
+	src  string
+	want float64
+}
+
+// simulatedCases simulates each case's code with the model (YAML) and
+// wants its cycles an iteration within 3 %.
+func simulatedCases(t *testing.T, model string, cases []simCase) {
+	t.Helper()
+	m, err := modeldb.Parse("flags.yml", []byte(model), modeldb.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
 		_, region := staticOf(t, m, c.src)
 		if got := simulate(t, m, region, 400); math.Abs(got-c.want) > 0.03*c.want {
 			t.Errorf("%q: simulated %.3f cycles/iteration, want %.2f", c.src, got, c.want)

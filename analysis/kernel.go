@@ -423,37 +423,33 @@ func (b *Builder) form(f *isa.Form, shape string, pos isa.Pos) (*formInfo, error
 	// form's latency where no other pair names the flags), so a chain
 	// that ran at the ports' rate (shl r64, cl on the Zen 5 guest: 0.34
 	// cycles a link) does not make the flags free to their readers.
-	selfFlags := -1.0
-	for _, l := range e.Latencies {
-		if l.From == "flags" && l.To == "flags" && len(e.Latencies) > 1 {
-			selfFlags = l.Cycles
-			continue
-		}
+	lats, selfFlags := e.Latencies, -1.0
+	if i := slices.IndexFunc(lats, func(l modeldb.OperandLatency) bool { return l.From == "flags" && l.To == "flags" }); i >= 0 && len(lats) > 1 {
+		selfFlags = lats[i].Cycles
+		lats = slices.Delete(slices.Clone(lats), i, i+1)
+	}
+	for _, l := range lats {
 		c := roundCycles(l.Cycles)
 		if c > fi.writeLat[l.To] {
 			fi.writeLat[l.To] = c
 		}
 		fi.latency = max(fi.latency, c)
 	}
-	for _, l := range e.Latencies {
-		if l.From == "flags" && l.To == "flags" && selfFlags >= 0 {
-			continue
+	advance := func(from string, wl int, cycles float64) {
+		adv := max(0, wl-roundCycles(cycles))
+		if old, ok := fi.readAdv[from]; !ok || adv < old {
+			fi.readAdv[from] = adv
 		}
-		wl := fi.writeLat[l.To]
-		adv := max(0, wl-roundCycles(l.Cycles))
-		if old, ok := fi.readAdv[l.From]; !ok || adv < old {
-			fi.readAdv[l.From] = adv
-		}
+	}
+	for _, l := range lats {
+		advance(l.From, fi.writeLat[l.To], l.Cycles)
 	}
 	if selfFlags >= 0 {
 		wl, ok := fi.writeLat["flags"]
 		if !ok {
 			wl = fi.latency
 		}
-		adv := max(0, wl-roundCycles(selfFlags))
-		if old, ok := fi.readAdv["flags"]; !ok || adv < old {
-			fi.readAdv["flags"] = adv
-		}
+		advance("flags", wl, selfFlags)
 	}
 	if len(e.Latencies) == 0 && fi.mayLoad && f.HasMemory() {
 		fi.defaultAdv = b.loadAdvance(f, fi.latency)

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"portlab/isa"
@@ -420,10 +421,8 @@ func flagsChain(f *isa.Form) (*Bench, error) {
 			return nil, nil
 		}
 	}
-	for _, r := range f.ImplicitWrites {
-		if jit.GPR64(r) != "" {
-			return nil, nil
-		}
+	if writesGPRImplicitly(f) {
+		return nil, nil
 	}
 	for i, op := range f.Operands {
 		if class(op.Kind) == "gpr" && reads(op) {
@@ -444,6 +443,12 @@ func flagsChain(f *isa.Form) (*Bench, error) {
 		}
 	}
 	return nil, nil
+}
+
+// writesGPRImplicitly tells whether f writes a general register it does
+// not name (mul's rdx:rax), which would join a chain through the flags.
+func writesGPRImplicitly(f *isa.Form) bool {
+	return slices.ContainsFunc(f.ImplicitWrites, func(r string) bool { return jit.GPR64(r) != "" })
 }
 
 // flagsLink is flagsChain's chain from operand i to the flags: through
@@ -547,10 +552,8 @@ func flagsSelfChain(f *isa.Form) (*Bench, error) {
 	if f.FlagsRead&(f.FlagsWritten|f.FlagsUndefined) == 0 || f.HasMemory() || f.Has(isa.AttrString) {
 		return nil, nil
 	}
-	for _, r := range f.ImplicitWrites {
-		if jit.GPR64(r) != "" {
-			return nil, nil
-		}
+	if writesGPRImplicitly(f) {
+		return nil, nil
 	}
 	var written []int
 	for k, op := range f.Operands {
@@ -566,10 +569,7 @@ func flagsSelfChain(f *isa.Form) (*Bench, error) {
 		return nil, nil
 	}
 	a := newAllocator(f)
-	regs := make([]string, len(f.Operands))
-	for _, k := range written {
-		regs[k] = "-" // filled per instance below
-	}
+	regs := make([]string, len(f.Operands)) // written operands: per instance below
 	if err := constants(f, a, regs, written...); err != nil {
 		return nil, err
 	}

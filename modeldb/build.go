@@ -648,13 +648,13 @@ func memoryClass(f *isa.Form, mi int) string {
 // from sharing's prediction to the measurement: see leaveOut; a group
 // shared is one of the store's that meets one of the load's) leave the
 // memory part of the vector stores of that width; a width with no mix of
-// its own takes the nearest measured width's (xmm stores take ymm's). LLVM's znver3 sends vector stores'
-// data through the FP load pipes (FPP45), where Zen 4 runs two ymm loads
-// and a ymm store each cycle; the Zen 5 guest ran 8 ymm stores beside 8
-// ymm loads in 4.59 cycles, where sharing FPP45 predicts 8 and leaving it
-// out 5.33 (three LSU pipes stay shared, as grouped loads and stores show:
-// 4 ymm loads then 4 ymm stores ran in 2.87 cycles, the three pipes'
-// bound 2.67, interleaved in 2.27).
+// its own takes the nearest measured width's (xmm stores take ymm's).
+// LLVM's znver3 sends vector stores' data through the FP load pipes
+// (FPP45), where Zen 4 runs two ymm loads and a ymm store each cycle; the
+// Zen 5 guest ran 8 ymm stores beside 8 ymm loads in 4.59 cycles, where
+// sharing FPP45 predicts 8 and leaving it out 5.33 (three LSU pipes stay
+// shared, as grouped loads and stores show: 4 ymm loads then 4 ymm stores
+// ran in 2.87 cycles, the three pipes' bound 2.67, interleaved in 2.27).
 //
 // It also returns how many such mixes it found, and the mixes that ran
 // more than 5 % faster than sharing allows where no set of groups left out
@@ -688,8 +688,6 @@ func (p *inferProblem) calibrateStores(mixes []*MixMeasurement, classOf map[stri
 			if len(mx.Parts) != 2 {
 				continue
 			}
-			// The store's groups less those an earlier mix left out.
-			S := slices.DeleteFunc(slices.Clone(p.classes[sc].mem), func(u maskUse) bool { return drop[u.mask] })
 			st, ld := mx.Parts[0], mx.Parts[1]
 			if ld.Form == storeForms[k] {
 				st, ld = ld, st
@@ -700,6 +698,8 @@ func (p *inferProblem) calibrateStores(mixes []*MixMeasurement, classOf map[stri
 			}
 			found++
 			drops[k] = drop
+			// The store's groups less those an earlier mix left out.
+			S := without(p.classes[sc].mem, func(m uint64) bool { return drop[m] })
 			L := p.classes[lc].mem
 			a, b := float64(st.Count), float64(ld.Count)
 			pred := predict(S, a, L, b)
@@ -713,16 +713,18 @@ func (p *inferProblem) calibrateStores(mixes []*MixMeasurement, classOf map[stri
 				}
 			}
 			shareErr := (pred - mx.Cycles) / mx.Cycles
+			leftOut := func(out []uint64) []maskUse {
+				return without(S, func(m uint64) bool { return slices.Contains(out, m) })
+			}
 			out, outErr := leaveOut(shared, shareErr, func(out []uint64) (float64, bool) {
-				rest := slices.DeleteFunc(slices.Clone(S), func(u maskUse) bool { return slices.Contains(out, u.mask) })
+				rest := leftOut(out)
 				if len(rest) == 0 {
 					return 0, false // a store keeps a memory port
 				}
 				return math.Abs(predict(rest, a, L, b)-mx.Cycles) / mx.Cycles, true
 			})
 			if out != nil {
-				rest := slices.DeleteFunc(slices.Clone(S), func(u maskUse) bool { return slices.Contains(out, u.mask) })
-				leftPred := predict(rest, a, L, b)
+				leftPred := predict(leftOut(out), a, L, b)
 				names := make([]string, len(out))
 				for i, m := range out {
 					drop[m] = true
@@ -761,12 +763,17 @@ func (p *inferProblem) calibrateStores(mixes []*MixMeasurement, classOf map[stri
 				break
 			}
 		}
-		cl.mem = slices.DeleteFunc(cl.mem, func(u maskUse) bool { return drop[u.mask] })
+		cl.mem = without(cl.mem, func(m uint64) bool { return drop[m] })
 		if len(cl.mem) == 0 {
 			cl.mem = nil
 		}
 	}
 	return notes, found, unexplained
+}
+
+// without returns uses less those whose group drop names, in a new slice.
+func without(uses []maskUse, drop func(mask uint64) bool) []maskUse {
+	return slices.DeleteFunc(slices.Clone(uses), func(u maskUse) bool { return drop(u.mask) })
 }
 
 // leaveOut chooses the port groups a store leaves out of those it shares
