@@ -540,3 +540,34 @@ func TestChooseBuildKeepsTheBaseAsItStands(t *testing.T) {
 		t.Errorf("an imported model counts as measured (%v)", err)
 	}
 }
+
+// A measured model kept as it stands takes the operand latencies the
+// run's build measured and it lacks; the base itself, which the report
+// scores beside it, stays as it was.
+func TestAsItStandsTakesNewLatencies(t *testing.T) {
+	base, err := modeldb.Embedded("portlab-znver4.yml.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, ok := base.Lookup("shl r64, cl")
+	if !ok || len(e.Latencies) == 0 || slices.ContainsFunc(e.Latencies, func(l modeldb.OperandLatency) bool { return l.From == "flags" }) {
+		t.Fatalf("the embedded Zen 4 model's shl r64, cl: %+v; want operand pairs, none from the flags", e)
+	}
+	build := base.Clone()
+	b, _ := build.Lookup("shl r64, cl")
+	b.Latencies = append(b.Latencies, modeldb.OperandLatency{From: "flags", To: "flags", Cycles: 0.34})
+	kept, took := asItStands(base, build, "portlab characterize on h, 2026-12-02")
+	if took != "; it takes the 1 operand latencies of 1 forms this run measured that it lacked" {
+		t.Errorf("clause %q", took)
+	}
+	k, _ := kept.Lookup("shl r64, cl")
+	if len(k.Latencies) != len(e.Latencies)+1 || k.Latencies[len(k.Latencies)-1].From != "flags" {
+		t.Errorf("kept shl r64, cl: %+v", k.Latencies)
+	}
+	if e, _ := base.Lookup("shl r64, cl"); slices.ContainsFunc(e.Latencies, func(l modeldb.OperandLatency) bool { return l.From == "flags" }) {
+		t.Error("the base itself changed")
+	}
+	if _, took := asItStands(base, base, "x"); took != "" {
+		t.Errorf("nothing to take: clause %q", took)
+	}
+}

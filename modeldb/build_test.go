@@ -998,3 +998,66 @@ func TestReportWithinEach(t *testing.T) {
 		t.Errorf("within each %v, want %v (report order %+v)", got, want, r.Mixes)
 	}
 }
+
+// The base mapping stands while it predicts every mix of its class within
+// 10 %, however much closer another mapping fits those mixes; past that,
+// the smallest mapping within the tolerance of the best fit wins.
+func TestBaseStandsWithinTenPercent(t *testing.T) {
+	base := &candidate{uses: []maskUse{{0b0011, 1}}, isBase: true, err: 0.06, maxErr: 0.09, n: 3}
+	closer := &candidate{uses: []maskUse{{0b0110, 1}}, err: 0.004, maxErr: 0.006, n: 3}
+	if got := choose([]*candidate{closer, base}, 0.004+DefaultTolerance, false); got != base {
+		t.Errorf("chose %v, want the base mapping (every mix within 10 %%)", got.uses)
+	}
+	base.maxErr = 0.12
+	if got := choose([]*candidate{closer, base}, 0.004+DefaultTolerance, false); got != closer {
+		t.Errorf("chose %v, want the closer mapping (the base misses a mix by 12 %%)", got.uses)
+	}
+	// A base mapping no mix could judge does not stand by that rule.
+	base.maxErr, base.n = 0, 0
+	if got := choose([]*candidate{closer, base}, 0.004+DefaultTolerance, false); got != closer {
+		t.Errorf("chose %v with no mix evaluated, want the closer mapping", got.uses)
+	}
+	if got := choose(nil, 1, true); got != nil {
+		t.Errorf("chose %v from no candidates", got.uses)
+	}
+}
+
+// A model kept as it stands takes the operand latencies a newer build
+// lists and it lacks, and only those: its own pairs, and entries with one
+// latency for every pair, stay as they are.
+func TestAddLatencies(t *testing.T) {
+	kept := &Model{Forms: []*Entry{
+		{Form: "shl r64, cl", Latency: 1, Latencies: []OperandLatency{{From: "0", To: "0", Cycles: 1}},
+			Provenance: &Provenance{Source: SourceMeasured, Note: "ports inferred from 12 mixes"}},
+		{Form: "rcl r64, cl", Latency: 2, Latencies: []OperandLatency{{From: "0", To: "0", Cycles: 2}}},
+		{Form: "add r64, r64", Latency: 1},
+	}}
+	built := &Model{Forms: []*Entry{
+		{Form: "shl r64, cl", Latency: 1.1, Latencies: []OperandLatency{{From: "0", To: "0", Cycles: 1.1}, {From: "flags", To: "flags", Cycles: 0.3363}}},
+		{Form: "rcl r64, cl", Latency: 4, Latencies: []OperandLatency{{From: "0", To: "0", Cycles: 2}, {From: "flags", To: "flags", Cycles: 4}}},
+		{Form: "add r64, r64", Latency: 1, Latencies: []OperandLatency{{From: "1", To: "0", Cycles: 1}}},
+		{Form: "adc r64, r64", Latency: 1, Latencies: []OperandLatency{{From: "flags", To: "flags", Cycles: 1}}},
+	}}
+	pairs, forms := kept.AddLatencies(built, "portlab characterize on h, 2026-12-02")
+	if pairs != 2 || forms != 2 {
+		t.Errorf("added %d pairs to %d forms, want 2 to 2", pairs, forms)
+	}
+	shl, _ := kept.Lookup("shl r64, cl")
+	if len(shl.Latencies) != 2 || shl.Latencies[0].Cycles != 1 || shl.Latencies[1] != (OperandLatency{From: "flags", To: "flags", Cycles: 0.3363}) || shl.Latency != 1 {
+		t.Errorf("shl r64, cl: latency %v, pairs %+v", shl.Latency, shl.Latencies)
+	}
+	if want := "ports inferred from 12 mixes; added latency flags->flags 0.3363 (portlab characterize on h, 2026-12-02)"; shl.Provenance.Note != want {
+		t.Errorf("note %q, want %q", shl.Provenance.Note, want)
+	}
+	rcl, _ := kept.Lookup("rcl r64, cl")
+	if rcl.Latency != 4 || len(rcl.Latencies) != 2 || rcl.Provenance != nil {
+		t.Errorf("rcl r64, cl: latency %v, pairs %+v, provenance %+v: want 4, the flags pair added, no provenance made up", rcl.Latency, rcl.Latencies, rcl.Provenance)
+	}
+	add, _ := kept.Lookup("add r64, r64")
+	if len(add.Latencies) != 0 {
+		t.Errorf("add r64, r64 had one latency for every pair, now %+v", add.Latencies)
+	}
+	if _, ok := kept.Lookup("adc r64, r64"); ok {
+		t.Error("a form the kept model lacks was added")
+	}
+}

@@ -166,9 +166,10 @@ func TestBuildKeepsRegisterFormsInTheirCluster(t *testing.T) {
 
 // The register domain of a form: general registers alone (fixed ones,
 // shift counts and immediates included) are integer work, vector or MMX
-// registers alone (a write mask included) vector work; memory, mask
-// register operands, both kinds, and a vector form that writes the flags
-// are neither.
+// registers alone (a write mask included) vector work; a memory form
+// takes its data's side (an integer one needs a register, an immediate or
+// the flags); mask register operands, both kinds, x87, and a vector form
+// that writes the flags are neither.
 func TestRegisterDomain(t *testing.T) {
 	for form, want := range map[string]regDomain{
 		"add r64, r64":             domainInteger,
@@ -180,7 +181,20 @@ func TestRegisterDomain(t *testing.T) {
 		"vpermq zmm, zmm, imm8":    domainVector,
 		"ptest xmm, xmm":           domainNone,
 		"movq r64, xmm":            domainNone,
-		"add r64, m64":             domainNone,
+		"add r64, m64":             domainIntegerMemory,
+		"adc m32, imm8":            domainIntegerMemory,
+		"mov m64, r64":             domainIntegerMemory,
+		"inc m32":                  domainIntegerMemory,
+		"vaddps ymm, ymm, m256":    domainVectorMemory,
+		"movd m32, xmm":            domainVectorMemory,
+		"vaddpd zmm, zmm, m64bcst": domainVectorMemory,
+		"ptest xmm, m128":          domainNone,
+		"movbe r64, m64":           domainIntegerMemory,
+		"pinsrd xmm, m32, imm8":    domainVectorMemory,
+		"fld m32":                  domainNone,
+		"clflush m8":               domainNone,
+		"prefetcht0 m8":            domainNone,
+		"ldmxcsr m32":              domainNone,
 		"vaddpd zmm {k}, zmm, zmm": domainVector,
 		"kandw k, k, k":            domainNone,
 		"no such form":             domainNone,

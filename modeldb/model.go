@@ -7,6 +7,7 @@ package modeldb
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -281,6 +282,46 @@ func (m *Model) Put(e *Entry) {
 	}
 	m.Forms = append(m.Forms, e)
 	m.index[Key(e.Form)] = e
+}
+
+// AddLatencies gives m's entries the operand latencies from's entry of
+// the same form lists and theirs do not (a pair, from and to, they lack),
+// for entries that list their pairs (an entry with one latency for every
+// pair keeps it), each noted in the entry's provenance where it has one
+// (what, and source: whose measurements). A model characterize keeps as it stands takes so the
+// kinds of latency its run measured that the model lacks (the flags a
+// form waits for, `flags->flags`), and nothing else from the run. It
+// returns how many pairs it added, to how many forms.
+func (m *Model) AddLatencies(from *Model, source string) (pairs, forms int) {
+	for _, e := range m.Forms {
+		f, ok := from.Lookup(e.Form)
+		if !ok || len(e.Latencies) == 0 {
+			continue
+		}
+		var added []string
+		for _, l := range f.Latencies {
+			if slices.ContainsFunc(e.Latencies, func(x OperandLatency) bool { return x.From == l.From && x.To == l.To }) {
+				continue
+			}
+			e.Latencies = append(e.Latencies, l)
+			e.Latency = max(e.Latency, l.Cycles)
+			added = append(added, fmt.Sprintf("%s->%s %s", l.From, l.To, FormatNum(l.Cycles)))
+		}
+		if len(added) == 0 {
+			continue
+		}
+		pairs += len(added)
+		forms++
+		if e.Provenance == nil {
+			continue
+		}
+		note := "added latency " + strings.Join(added, ", ") + " (" + source + ")"
+		if e.Provenance.Note != "" {
+			note = e.Provenance.Note + "; " + note
+		}
+		e.Provenance.Note = note
+	}
+	return pairs, forms
 }
 
 // SortForms orders entries by form name (files diff cleanly).
