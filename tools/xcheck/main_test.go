@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestAddressRegisters(t *testing.T) {
@@ -177,7 +178,7 @@ func TestReadSweep(t *testing.T) {
 // or 3 (their latency) on one with more (Zen 5 has three). Each process
 // keeps minima over its batches and the median over processes is
 // compared; a disturbed host only makes a try miss, so a miss is measured
-// again (up to five tries).
+// again a second later (up to ten tries: a busy neighbour comes and goes).
 func TestHarnessTimesUniversalNumbers(t *testing.T) {
 	if runtime.GOARCH != "amd64" || runtime.GOOS != "linux" {
 		t.Skip("the harness is x86-64 Linux code")
@@ -198,7 +199,10 @@ func TestHarnessTimesUniversalNumbers(t *testing.T) {
 		return false
 	}
 	var last []*bench
-	for try := 0; try < 5; try++ {
+	for try := 0; try < 10; try++ {
+		if try > 0 {
+			time.Sleep(time.Second)
+		}
 		bs, err := readSweep(path, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -296,8 +300,19 @@ func TestKernelPointersGoBack(t *testing.T) {
 	if form := generate([]*bench{{Name: "f", Source: src, Copies: 64}}, hostFlags()); strings.Contains(form, "xb0_l:") || !strings.Contains(form, ", 0, 0, 0\n") {
 		t.Errorf("a form row got a second pair of lengths")
 	}
-	var last *bench
-	for try := 0; try < 5; try++ {
+	// The harness rejects no disturbed batch: beside a busy sibling thread
+	// (the Zen 5 guest, 96 % of portlab's repetitions disturbed) a process
+	// read up to 15 % slow and, its clock moved, 4.5 % fast (three
+	// processes 0.9999, 1.1197 and 1.0665; another try 1.1145, 1.0574 and
+	// 1.1469, the next 0.9554 among them). The neighbour comes and goes:
+	// each try, a second after a miss, adds its processes, and the median
+	// of all of them so far must be 1 within 10 % (a wrong pair of lengths
+	// reads 0.75 or 1.5, a pointer not set back dies of SIGSEGV).
+	var all []float64
+	for try := 0; try < 10; try++ {
+		if try > 0 {
+			time.Sleep(time.Second)
+		}
 		b := &bench{Name: "k", Source: src, Copies: 64, Reset: true, Portlab: 1}
 		if err := run([]*bench{b}, options{processes: 3, batches: 100, cpu: runtime.NumCPU() - 1}, io.Discard); err != nil {
 			t.Fatal(err)
@@ -308,12 +323,12 @@ func TestKernelPointersGoBack(t *testing.T) {
 		if len(b.Longer) != 3 {
 			t.Fatalf("the second length's value in %d of 3 processes: %v", len(b.Longer), b.Longer)
 		}
-		if math.Abs(b.XCheck-1) < 0.03 {
+		all = append(all, b.Values...)
+		if math.Abs(median(all)-1) < 0.10 {
 			return
 		}
-		last = b
 	}
-	t.Errorf("%.4f cycles per copy (processes %.4f), want 1 within 3 %%", last.XCheck, last.Values)
+	t.Errorf("%.4f cycles per copy, the median of %d processes (%.4f), want 1 within 10 %%", median(all), len(all), all)
 }
 
 // implicitYAML is a sweep row of a form that reads memory through an
