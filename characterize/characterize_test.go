@@ -557,7 +557,7 @@ func TestAsItStandsTakesNewLatencies(t *testing.T) {
 	b, _ := build.Lookup("shl r64, cl")
 	b.Latencies = append(b.Latencies, modeldb.OperandLatency{From: "flags", To: "flags", Cycles: 0.34})
 	kept, took := asItStands(base, build, "portlab characterize on h, 2026-12-02")
-	if took != "; it takes the 1 operand latencies of 1 forms this run measured that it lacked" {
+	if took != "; it takes the 1 operand latency of 1 form this run measured that it lacked" {
 		t.Errorf("clause %q", took)
 	}
 	k, _ := kept.Lookup("shl r64, cl")

@@ -1139,7 +1139,14 @@ func asItStands(kept, build *modeldb.Model, source string) (*modeldb.Model, stri
 	if pairs == 0 {
 		return m, ""
 	}
-	return m, fmt.Sprintf("; it takes the %d operand latencies of %d forms this run measured that it lacked", pairs, forms)
+	latencies, of := "operand latencies", "forms"
+	if pairs == 1 {
+		latencies = "operand latency"
+	}
+	if forms == 1 {
+		of = "form"
+	}
+	return m, fmt.Sprintf("; it takes the %d %s of %d %s this run measured that it lacked", pairs, latencies, forms, of)
 }
 
 // dateOf is the day of an RFC 3339 time (the run's start), or the time as
