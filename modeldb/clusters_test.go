@@ -1,6 +1,7 @@
 package modeldb
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -201,6 +202,68 @@ func TestRegisterDomain(t *testing.T) {
 	} {
 		if got := registerDomain(form); got != want {
 			t.Errorf("%s: domain %d, want %d", form, got, want)
+		}
+	}
+}
+
+// A memory form keeps its work on its data's cluster: 4 add r64, m64
+// beside 8 vaddpd take 6 cycles, as if the adds took the vector pipes (4
+// on the load port, 4 on the vector pipes apart). With two clusters the
+// adds stay off the vector pipes and the mix stays unexplained; with the
+// ports shared (no clusters) the fit explains it, which shows the mix asks
+// for sharing.
+func TestBuildKeepsMemoryFormsInTheirCluster(t *testing.T) {
+	base := clusterModel(t, false)
+	base.Name = "base"
+	base.Put(&Entry{Form: "add r64, m64", Uops: 1, Latency: 5, Throughput: 1, Flags: []string{FlagMayLoad},
+		PortPressure: PortPressure{{Cycles: 1, Ports: []string{"ALU0", "ALU1"}}, {Cycles: 1, Ports: []string{"LD"}}}})
+	m1 := []results.MixPart{{Form: "add r64, m64", Count: 4}, {Form: "vaddpd ymm, ymm, ymm", Count: 8}}
+	bs := []*results.Benchmark{
+		clusterResult("a", "add r64, r64", 0.5), clusterResult("i", "imul r64, r64", 1), clusterResult("v", "vaddpd ymm, ymm, ymm", 0.5),
+		clusterResult("l", "mov r64, m64", 1), clusterResult("am", "add r64, m64", 1),
+		clusterMix("m1", m1, 6),
+		clusterMix("m2", []results.MixPart{{Form: "add r64, m64", Count: 4}, {Form: "imul r64, r64", Count: 4}}, 4),
+		clusterMix("m3", []results.MixPart{{Form: "add r64, m64", Count: 4}, {Form: "add r64, r64", Count: 8}}, 4),
+	}
+	on := func(m *Model, form, prefix string) bool {
+		e, _ := m.Lookup(form)
+		for _, u := range e.PortPressure {
+			for _, port := range u.Ports {
+				if strings.HasPrefix(port, prefix) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, shared := range []bool{false, true} {
+		ms := CollectMeasurements(bs, CollectOptions{})
+		m, rep, err := Build(ms, BuildOptions{Base: base, Clusters: clusterModel(t, shared), Now: fixedNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, err := NewPredictor(m).Predict(m1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, _ := m.Lookup("add r64, m64")
+		if shared {
+			if math.Abs(pr.Cycles-6)/6 > 0.1 {
+				t.Errorf("no clusters: the mix predicted %.2f cycles for 6 (add r64, m64 on %s)", pr.Cycles, FormatPressure(e.PortPressure))
+			}
+			continue
+		}
+		if on(m, "add r64, m64", "FP") || on(m, "vaddpd ymm, ymm, ymm", "ALU") {
+			t.Errorf("two clusters: add r64, m64 on %s, a vector pipe", FormatPressure(e.PortPressure))
+		}
+		if math.Abs(pr.Cycles-4) > 0.01 {
+			t.Errorf("two clusters: the mix predicted %.2f cycles, want 4 (the adds apart from the vector pipes)", pr.Cycles)
+		}
+		p := passOf(t, rep, "clusters")
+		if !slices.ContainsFunc(p.Changes, func(c string) bool {
+			return strings.Contains(c, "memory forms of general registers keep off the vector ports")
+		}) {
+			t.Errorf("pass clusters: changes %q: want the memory forms' rule", p.Changes)
 		}
 	}
 }
