@@ -793,8 +793,12 @@ func (r *run) build() error {
 			// Kept as it stands, it takes the kinds of latency this run
 			// measured that it lacks (modeldb.Model.AddLatencies), from
 			// the build of the same measurements; its ports stay.
+			source := "portlab characterize on " + h.Signature()
+			if pv := all[0].m.Provenance; pv != nil && pv.Date != "" {
+				source += ", " + pv.Date
+			}
 			var took string
-			m, took = asItStands(m, all[0].m, fmt.Sprintf("portlab characterize on %s, %s", h.Signature(), dateOf(r.st.Started)))
+			m, took = asItStands(m, all[0].m, source)
 			r.rep.Bases += took
 			// The build from it stays on record in the build report.
 			summary = r.rep.Bases + "\nthe build from " + all[0].label + ", not kept:\n" + all[0].rep.Summary(10)
@@ -1147,13 +1151,4 @@ func asItStands(kept, build *modeldb.Model, source string) (*modeldb.Model, stri
 		of = "form"
 	}
 	return m, fmt.Sprintf("; it takes the %d %s of %d %s this run measured that it lacked", pairs, latencies, forms, of)
-}
-
-// dateOf is the day of an RFC 3339 time (the run's start), or the time as
-// given where it is not one.
-func dateOf(started string) string {
-	if t, err := time.Parse(time.RFC3339, started); err == nil {
-		return t.UTC().Format("2006-01-02")
-	}
-	return started
 }

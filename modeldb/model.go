@@ -288,10 +288,11 @@ func (m *Model) Put(e *Entry) {
 // the same form lists and theirs do not (a pair, from and to, they lack),
 // for entries that list their pairs (an entry with one latency for every
 // pair keeps it), each noted in the entry's provenance where it has one
-// (what, and source: whose measurements). A model characterize keeps as it stands takes so the
-// kinds of latency its run measured that the model lacks (the flags a
-// form waits for, `flags->flags`), and nothing else from the run. It
-// returns how many pairs it added, to how many forms.
+// (what, and source: whose measurements). A model characterize keeps as
+// it stands takes so the kinds of latency its run measured that the
+// model lacks (the flags a form waits for, `flags->flags`), and nothing
+// else from the run. It returns how many pairs it added, to how many
+// forms.
 func (m *Model) AddLatencies(from *Model, source string) (pairs, forms int) {
 	for _, e := range m.Forms {
 		f, ok := from.Lookup(e.Form)
