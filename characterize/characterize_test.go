@@ -571,3 +571,52 @@ func TestAsItStandsTakesNewLatencies(t *testing.T) {
 		t.Errorf("nothing to take: clause %q", took)
 	}
 }
+
+// TestKeptCandidateTakesLoadsWhereTheyPredictMore: a measured base whose
+// add from memory drifted onto the vector pipes competes with its load on
+// its register form's ports where that predicts more of the validation
+// draw, as it stands otherwise; the base itself never changes.
+func TestKeptCandidateTakesLoadsWhereTheyPredictMore(t *testing.T) {
+	pp := func(groups ...[]string) modeldb.PortPressure {
+		var out modeldb.PortPressure
+		for _, g := range groups {
+			out = append(out, modeldb.PortUse{Cycles: 1, Ports: g})
+		}
+		return out
+	}
+	alu, fp, ld := []string{"ALU0", "ALU1"}, []string{"FP0", "FP1"}, []string{"LD0", "LD1"}
+	base := &modeldb.Model{Name: "kept", ISA: "x86", DispatchWidth: 8, Ports: []string{"ALU0", "ALU1", "FP0", "FP1", "LD0", "LD1"},
+		Provenance: &modeldb.Provenance{Source: modeldb.SourceMeasured}}
+	for _, e := range []*modeldb.Entry{
+		{Form: "mov r64, m64", PortPressure: pp(ld)},
+		{Form: "add r64, r64", PortPressure: pp(alu)},
+		{Form: "vaddpd ymm, ymm, ymm", PortPressure: pp(fp)},
+		{Form: "add r64, m64", PortPressure: pp(fp, ld)},
+	} {
+		e.Uops, e.Latency, e.Throughput = float64(len(e.PortPressure)), 1, 0.5
+		base.Put(e)
+	}
+	base.Reindex()
+	mix := func(cycles float64) []*modeldb.MixMeasurement {
+		return []*modeldb.MixMeasurement{{Parts: []modeldb.MixPart{{Form: "add r64, m64", Count: 4}, {Form: "vaddpd ymm, ymm, ymm", Count: 4}}, Cycles: cycles, Random: true}}
+	}
+	// The adds apart from the vector adds: 2 cycles, what the rule predicts.
+	b := keptCandidate(base, mix(2))
+	if !b.asIs || b.loads != 1 || b.m == base {
+		t.Fatalf("measured 2 cycles: asIs %v, loads %d, the base itself %v", b.asIs, b.loads, b.m == base)
+	}
+	if e, _ := b.m.Lookup("add r64, m64"); modeldb.FormatPressure(e.PortPressure) != modeldb.FormatPressure(pp(alu, ld)) {
+		t.Errorf("add r64, m64 on %s", modeldb.FormatPressure(e.PortPressure))
+	}
+	if want := `"kept" as it stands (its 1 load on its register form's ports)`; b.name() != want {
+		t.Errorf("name %q, want %q", b.name(), want)
+	}
+	if e, _ := base.Lookup("add r64, m64"); modeldb.FormatPressure(e.PortPressure) != modeldb.FormatPressure(pp(fp, ld)) {
+		t.Error("the base itself changed")
+	}
+	// The adds on the vector pipes after all: 4 cycles, the base as it stands.
+	b = keptCandidate(base, mix(4))
+	if b.m != base || b.loads != 0 || b.name() != `"kept" as it stands` {
+		t.Errorf("measured 4 cycles: loads %d, the base itself %v, name %q", b.loads, b.m == base, b.name())
+	}
+}

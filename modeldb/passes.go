@@ -76,6 +76,8 @@ var buildPasses = []buildPass{
 		"latencies and throughputs", (*builder).entries},
 	{"mask writes", "every form that writes a mask register takes one of the slots a cycle that writes to the mask registers share, a 512-bit form as many as its stream showed, where a compare into a mask and korw, on disjoint pipes, ran in turn at least halfway from the time those pipes allow to the sum of their times and the fitted ports do not give the pair nine tenths of its time already",
 		"streams of korw, of vpcmpeqd k, xmm, xmm and of the two in turn, and of the 512-bit compare alone and with korw (AVX-512 hosts)", (*builder).maskWrites},
+	{"loads from their register forms", "a form that only reads its memory operand takes its register form's ports beside its own port groups on the load ports (those the plain loads use), moves and broadcasts from memory aside: a memory form's few mixes do not outweigh its register form's mapping",
+		"the plain loads and the register forms measured", (*builder).loadsFromRegisterForms},
 	{"latency beside 512-bit work", "a register form whose latency beside 512-bit work differs from its own by more than 5 % keeps both; a memory form takes its register form's",
 		"register forms' latency chains with a zmm load after each link (AVX-512 hosts)", (*builder).latency512},
 	{"false dependencies", "a form with a write-only vector or MMX destination whose stream over one destination register ran more than 1.25 times its throughput (and a quarter cycle or more slower) waits for that destination's previous value: that stream's cycles an instance are the link",
