@@ -12,27 +12,29 @@ import (
 
 // LoadsFromRegisterForms gives every form that only reads its one memory
 // operand (a load folded into an operation: vfmadd231ps xmm, xmm, m128;
-// add r64, m64; cmp m32, imm8) its register form's ports plus its own
-// port groups on the load ports, where both forms are in m and include
-// accepts them (nil: every form). Moves and broadcasts from memory
-// (pureLoad) keep their entries: the load is their whole operation. The load ports are those the
-// plain loads of m use (mov r64, m64; movups xmm, m128; vmovups ymm,
-// m256; vmovups zmm, m512; movq mm, m64); the groups of a form's
-// PortPressure that lie within them are its load part, the rest its
-// operation, which the register form's mapping replaces (the same for
-// PortPressure512 where the register form has one). A form with no group
-// on the load ports, or whose register form has no ports, keeps its
-// entry. It returns how many entries it changed, each noted in its
-// provenance.
+// add r64, m64; cmp m32, imm8) its register form's ports beside its own
+// load part, where both forms are in m and include accepts them (nil:
+// every form). Its load part is the groups of its PortPressure on the
+// ports the plain load of its operand's class uses (mov r64, m64; movups
+// xmm, m128; vmovups ymm, m256; vmovups zmm, m512; movq mm, m64) and on
+// none of the register form's; the rest, its operation, the register
+// form's mapping replaces. Beside 512-bit work the same holds with the
+// register form's PortPressure512; where the register form has none,
+// neither has the memory form. Moves and broadcasts from memory
+// (pureLoad) keep their entries, the load being their whole operation,
+// and so does a form with no group on the load ports, one whose register
+// form has no ports, and one whose composition would run more than
+// loadsFromRegisterSlack off its measured throughput. It returns how many
+// entries it changed, each noted in its provenance.
 //
 // Fitted to their own mixes, memory forms drift: a characterize run gives
 // most of them three or four random mixes and no probe, and the fit took
 // what those few mixes allowed. On the Zen 5 guest (AuthenticAMD-1a-2-1,
 // 2026-12-02) the embedded model had vfmadd132ps xmm, xmm, m128 on two
 // integer ALU groups and vrndscaless xmm {k}{z}, xmm, m32, imm8 on the FMA
-// pipes beside its own; with this rule 2,791 of 5,744 such forms changed
-// and the model predicted its validation draw 70.0 % within 10 % instead
-// of 64.5 %, a fresh draw 67.5 % instead of 63.5 % (docs/benchmarks.md).
+// pipes beside its own; with this rule 2,396 of its loads changed and it
+// predicted its validation draw 69.5 % within 10 % instead of 64.5 %, a
+// fresh draw 67.8 % instead of 63.5 % (docs/benchmarks.md).
 func (m *Model) LoadsFromRegisterForms(include func(form string) bool) int {
 	return m.loadsFromRegisterForms(include, nil)
 }
