@@ -116,7 +116,7 @@ func (m *Model) loadsFromRegisterForms(include func(form string) bool, refuse fu
 			continue
 		}
 		if e.Provenance != nil {
-			note := fmt.Sprintf("port_pressure %s -> %s: %s's ports and its own load part", e.PortPressure, pp, rf.Name())
+			note := fmt.Sprintf("port_pressure %s -> %s: %s's ports and its own load part", FormatPressure(e.PortPressure), FormatPressure(pp), rf.Name())
 			if e.Provenance.Note != "" {
 				note = e.Provenance.Note + "; " + note
 			}

@@ -72,7 +72,7 @@ func TestLoadsFromRegisterForms(t *testing.T) {
 			t.Errorf("%s: %s, want %s", f, got, w)
 		}
 		e, _ := m.Lookup(f)
-		if !strings.HasPrefix(e.Provenance.Note, "fitted; port_pressure ") || !strings.Contains(e.Provenance.Note, "its own load part") {
+		if !strings.HasPrefix(e.Provenance.Note, "fitted; port_pressure 1*p[") || !strings.Contains(e.Provenance.Note, "]: ") || !strings.Contains(e.Provenance.Note, "its own load part") {
 			t.Errorf("%s: provenance note %q: want what it replaced", f, e.Provenance.Note)
 		}
 	}
