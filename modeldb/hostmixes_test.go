@@ -96,8 +96,9 @@ func BenchmarkEmbeddedGraniteRapidsMixes(b *testing.B) {
 // register forms" applied to the embedded Granite Rapids model, whose
 // memory forms were probed one by one, still predicts at least 90 % of
 // its 1,000 measured mixes within 10 % (905 with the rule, 906 without;
-// without the throughput check the rule took cvtps2pd ymm, m128 and
-// vpsraw ymm, ymm, m128 onto their register forms' port-5 uop, and 873).
+// without the throughput check the rule took vcvtps2pd ymm, m128, vpsraw
+// ymm, ymm, m128 and cvtsi2sd xmm, m64 onto their register forms' port-5
+// uop, and 873).
 func TestLoadsRuleKeepsTheGraniteRapidsMixes(t *testing.T) {
 	m, err := Embedded("portlab-graniterapids.yml.gz")
 	if err != nil {

@@ -106,10 +106,10 @@ func (m *Model) loadsFromRegisterForms(include func(form string) bool, refuse fu
 		}
 		// The composition must run as fast as the form alone did: a
 		// memory form can be cheaper than its register form (on the
-		// Granite Rapids guest cvtps2pd ymm, m128 and vpsraw ymm, ymm,
+		// Granite Rapids guest vcvtps2pd ymm, m128 and vpsraw ymm, ymm,
 		// m128 leave out the register forms' port-5 uop, the load doing
 		// its work), or take a uop more.
-		if b := portBound(m, pp); e.Throughput > 0 && math.Abs(b-e.Throughput) > loadsFromRegisterSlack*e.Throughput {
+		if b, err := Balance(m.Ports, pp); err != nil || e.Throughput > 0 && math.Abs(b.Cycles-e.Throughput) > loadsFromRegisterSlack*e.Throughput {
 			continue
 		}
 		if refuse != nil && refuse(e, pp, pp512) {
@@ -142,24 +142,6 @@ func pureLoad(f *isa.Form) bool {
 // throughput, the bound of its register form's ports plus its load part
 // may be for LoadsFromRegisterForms to apply.
 const loadsFromRegisterSlack = 0.10
-
-// portBound is the cycles one instance of a form with port pressure pp
-// takes on m's ports, balanced at best (the predictor's port bound).
-func portBound(m *Model, pp PortPressure) float64 {
-	var uses []PortUse
-	for _, u := range pp {
-		uses = append(uses, PortUse{Cycles: u.Cycles, Ports: u.Ports})
-	}
-	idx := make(map[string]int, len(m.Ports))
-	for i, p := range m.Ports {
-		idx[p] = i
-	}
-	b, err := balanceLP(m.Ports, idx, uses)
-	if err != nil {
-		return math.Inf(1)
-	}
-	return b.Cycles
-}
 
 // onlyReads says whether f reads its operand i and never writes it.
 func onlyReads(f *isa.Form, i int) bool {

@@ -26,7 +26,7 @@ func loadsModel() *Model {
 	// The same drift on an add from memory.
 	put("add r64, m64", 0.5, pp(u(1, "FP0", "FP1"), u(1, "LD0", "LD1")))
 	// A register form with a shuffle uop the memory form does without
-	// (cvtps2pd ymm, m128 on Intel cores): the composition would run at
+	// (vcvtps2pd ymm, m128 on Intel cores): the composition would run at
 	// one a cycle where the form ran two.
 	put("vcvtps2pd ymm, xmm", 1, pp(u(1, "FP0", "FP1"), u(1, "P5")))
 	put("vcvtps2pd ymm, m128", 0.5, pp(u(1, "FP0", "FP1"), u(1, "LD0", "LD1")))
