@@ -601,7 +601,7 @@ func TestKeptCandidateTakesLoadsWhereTheyPredictMore(t *testing.T) {
 		return []*modeldb.MixMeasurement{{Parts: []modeldb.MixPart{{Form: "add r64, m64", Count: 4}, {Form: "vaddpd ymm, ymm, ymm", Count: 4}}, Cycles: cycles, Random: true}}
 	}
 	// The adds apart from the vector adds: 2 cycles, what the rule predicts.
-	b := keptCandidate(base, mix(2))
+	b := keptCandidate(base, nil, mix(2))
 	if !b.asIs || b.loads != 1 || b.m == base {
 		t.Fatalf("measured 2 cycles: asIs %v, loads %d, the base itself %v", b.asIs, b.loads, b.m == base)
 	}
@@ -615,7 +615,7 @@ func TestKeptCandidateTakesLoadsWhereTheyPredictMore(t *testing.T) {
 		t.Error("the base itself changed")
 	}
 	// The adds on the vector pipes after all: 4 cycles, the base as it stands.
-	b = keptCandidate(base, mix(4))
+	b = keptCandidate(base, nil, mix(4))
 	if b.m != base || b.loads != 0 || b.name() != `"kept" as it stands` {
 		t.Errorf("measured 4 cycles: loads %d, the base itself %v, name %q", b.loads, b.m == base, b.name())
 	}

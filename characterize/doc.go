@@ -24,10 +24,12 @@
 //	            the budget allows, builds from other bases compete and the
 //	            validation draw decides (keepBuild: the first stays unless
 //	            another predicts the draw better beyond chance); a model
-//	            measured before competes last as it stands (its loads
-//	            on their register forms' ports where that predicts more
-//	            of the draw: keptCandidate) and stays unless the kept
-//	            build predicts more of the draw (chooseBuild)
+//	            measured before competes last as it stands (its memory
+//	            groups moved by the run's plain load and store mixes and
+//	            its loads on their register forms' ports where that
+//	            predicts more of the draw: keptCandidate) and stays
+//	            unless the kept build predicts more of the draw
+//	            (chooseBuild)
 //	evaluate    the validation draw predicted by the new model (and by the
 //	            base, for comparison), and how far the draw's two rounds
 //	            agree with each other (modeldb.RepeatOf: the reach of any

@@ -774,7 +774,7 @@ func (r *run) build() error {
 	// of 7 and put 58.8 % of the draw within 10 %, the embedded model
 	// 62.3 % (p = 0.035; the pass "dispatch width" now keeps 6 there).
 	if measuredBase(r.base) && r.o.Base == nil {
-		all = append(all, keptCandidate(r.base, ms.RandomMixes))
+		all = append(all, keptCandidate(r.base, ms.Mixes, ms.RandomMixes))
 	}
 	givenUp := ""
 	if len(gaveUp) > 0 {
@@ -882,40 +882,58 @@ type built struct {
 	m     *modeldb.Model
 	rep   *modeldb.BuildReport
 	asIs  bool
-	loads int
+	// loads and groups are what the builder's rules changed in a base
+	// as it stands: loads on their register forms' ports, memory forms
+	// whose memory groups moved (keptCandidate).
+	loads, groups int
 }
 
 // name is the build in words: "the build from BASE", or the base as it
 // stands.
 func (b built) name() string {
+	if !b.asIs {
+		return "the build from " + b.label
+	}
+	var rules []string
 	switch {
-	case b.asIs && b.loads == 1:
-		return b.label + " as it stands (its 1 load on its register form's ports)"
-	case b.asIs && b.loads > 1:
-		return fmt.Sprintf("%s as it stands (its %d loads on their register forms' ports)", b.label, b.loads)
-	case b.asIs:
+	case b.groups == 1:
+		rules = append(rules, "1 memory form's memory groups by width")
+	case b.groups > 1:
+		rules = append(rules, fmt.Sprintf("%d memory forms' memory groups by width", b.groups))
+	}
+	switch {
+	case b.loads == 1:
+		rules = append(rules, "its 1 load on its register form's ports")
+	case b.loads > 1:
+		rules = append(rules, fmt.Sprintf("its %d loads on their register forms' ports", b.loads))
+	}
+	if len(rules) == 0 {
 		return b.label + " as it stands"
 	}
-	return "the build from " + b.label
+	return b.label + " as it stands (" + strings.Join(rules, ", ") + ")"
 }
 
 // keptCandidate is a measured base as it competes as it stands: with the
-// builder's rule for forms that read memory applied to it
+// builder's rules for memory forms applied to it where that predicts more
+// of the validation draw, else unchanged: first the memory groups the
+// run's mixes of plain loads and stores with each other move
+// (modeldb.Model.MemoryGroupMoves, the pass "memory groups by width"),
+// then every form that reads memory takes its register form's ports
 // (modeldb.Model.LoadsFromRegisterForms, the pass "loads from their
-// register forms") where that predicts more of the validation draw, else
-// unchanged. A model measured before the rule keeps the mappings its
-// memory forms' few mixes gave them: the Zen 5 guest's embedded model
+// register forms"). A model measured before a rule keeps what the mixes
+// of its time gave it: the Zen 5 guest's embedded model
 // (AuthenticAMD-1a-2-1, 2026-12-02) predicted its run's draw 64.5 %
-// within 10 % as it stood and 69.5 % with the rule.
-func keptCandidate(base *modeldb.Model, draw []*modeldb.MixMeasurement) built {
+// within 10 % as it stood and 69.5 % with the loads rule.
+func keptCandidate(base *modeldb.Model, mixes, draw []*modeldb.MixMeasurement) built {
 	b := built{label: baseLabel(base), m: base, asIs: true}
 	ruled := base.Clone()
+	g := ruled.MoveMemoryGroups(ruled.MemoryGroupMoves(mixes))
 	n := ruled.LoadsFromRegisterForms(nil)
-	if n == 0 {
+	if n == 0 && g == 0 {
 		return b
 	}
 	if modeldb.EvaluateMixMeasurements(ruled, draw, 0.10).Within > modeldb.EvaluateMixMeasurements(base, draw, 0.10).Within {
-		b.m, b.loads = ruled, n
+		b.m, b.loads, b.groups = ruled, n, g
 	}
 	return b
 }

@@ -74,6 +74,8 @@ var buildPasses = []buildPass{
 		"mixes of 512-bit work with narrower vector forms (AVX-512 hosts)", (*builder).crossWidthFit},
 	{"entries", "every measured form gets its latencies, throughput, fitted ports, uops within its throughput, flags and provenance",
 		"latencies and throughputs", (*builder).entries},
+	{"memory groups by width", "a memory port group of a plain load or store is the smaller group another plain load or store uses, at the same cycles a port, in every memory form, where that predicts more of the plain loads' and stores' mixes with each other within 10 % (and all of them closer)",
+		"mixes of the plain loads and stores of each width with each other", (*builder).memoryGroups},
 	{"mask writes", "every form that writes a mask register takes one of the slots a cycle that writes to the mask registers share, a 512-bit form as many as its stream showed, where a compare into a mask and korw, on disjoint pipes, ran in turn at least halfway from the time those pipes allow to the sum of their times and the fitted ports do not give the pair nine tenths of its time already",
 		"streams of korw, of vpcmpeqd k, xmm, xmm and of the two in turn, and of the 512-bit compare alone and with korw (AVX-512 hosts)", (*builder).maskWrites},
 	{"loads from their register forms", "a form that only reads its memory operand takes its register form's ports beside its own port groups on the load ports (those the plain loads use), moves and broadcasts from memory aside: a memory form's few mixes do not outweigh its register form's mapping",

@@ -133,6 +133,56 @@ func TestCrossWidthProbes(t *testing.T) {
 	}
 }
 
+// A plain vector load or store is mixed with the VEX plain loads and
+// stores of every width (a legacy-SSE one with the 128-bit ones), each
+// probe once beside the default probes' variants; other forms get none.
+func TestMemoryWidthProbes(t *testing.T) {
+	lookup := func(n string) *isa.Form {
+		f, ok := isa.Lookup(n)
+		if !ok {
+			t.Fatalf("%q not in the catalog", n)
+		}
+		return f
+	}
+	for f, want := range map[string]string{
+		"vmovups zmm, m512":     "vmovups xmm, m128; vmovups m128, xmm; vmovups ymm, m256; vmovups m256, ymm; vmovups m512, zmm",
+		"vmovups m256, ymm":     "vmovups xmm, m128; vmovups m128, xmm; vmovups ymm, m256; vmovups zmm, m512; vmovups m512, zmm",
+		"movups xmm, m128":      "vmovups xmm, m128; vmovups m128, xmm",
+		"mov r64, m64":          "",
+		"movq mm, m64":          "",
+		"vmovups xmm, m128":     "", // not a class's plain load: its mixes come from the loads that are
+		"vpaddd zmm, zmm, m512": "",
+	} {
+		var got []string
+		for _, p := range MemoryWidthProbes(lookup(f)) {
+			got = append(got, p.Name())
+		}
+		if g := strings.Join(got, "; "); g != want {
+			t.Errorf("MemoryWidthProbes(%q) = %q, want %q", f, g, want)
+		}
+	}
+	var base []*isa.Form
+	for _, n := range DefaultProbes {
+		base = append(base, lookup(n))
+	}
+	// The zmm load's probes: the defaults' zmm variants (the vector load
+	// among them is the zmm load itself, which ports mode skips), the
+	// cross-width ones, then the other widths' loads and stores, once.
+	probes := probesFor(lookup("vmovups zmm, m512"), base)
+	seen := map[string]int{}
+	for _, p := range probes {
+		seen[p.Name()]++
+	}
+	for _, n := range []string{"vmovups xmm, m128", "vmovups ymm, m256", "vmovups m512, zmm", "vaddpd ymm, ymm, ymm", "vpermd zmm, zmm, zmm", "mov r64, m64"} {
+		if seen[n] != 1 {
+			t.Errorf("the zmm load's probes hold %q %d times, want once: %v", n, seen[n], seen)
+		}
+	}
+	if n, want := PortMixCount(lookup("vmovups zmm, m512"), nil), len(probes)-1; n != want {
+		t.Errorf("PortMixCount(vmovups zmm, m512) = %d, want %d (its probes but itself)", n, want)
+	}
+}
+
 // Benchmarks that all moved by one factor between two sweeps (a family in
 // another state of the core in one of them) are reported as a group with
 // their family; differences crowded just past the tolerance, each by its

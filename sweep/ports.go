@@ -7,6 +7,7 @@ import (
 	"portlab/gen"
 	"portlab/isa"
 	"portlab/measure"
+	"portlab/modeldb"
 	"portlab/results"
 )
 
@@ -164,8 +165,53 @@ func CrossWidthProbes(f *isa.Form) []*isa.Form {
 	return out
 }
 
+// MemoryWidthProbes are the extra probes of a plain vector load or store
+// (modeldb.PlainMemoryForms), the forms whose mappings make the memory
+// part of every memory form of their register class: the VEX plain loads
+// and stores of the other widths, so that each width's load and store is
+// seen beside the others'. The default probes show none of it: their
+// vector load is a ymm one, which ProbeVariant turns into the zmm load for
+// a zmm form. On the Zen 5 guest (2026-12-02) 6 vmovups xmm, m128 beside 6
+// vmovups zmm, m512 took 6.0 cycles, each alone 3.0: a 512-bit load takes
+// one of the two vector load pipes as a narrower one does, while the model
+// fitted without these mixes spread it over four ports, two at a time, and
+// predicted every mix of 512-bit and narrower vector loads too fast (20
+// vpord xmm, m32bcst with 20 vpaddd zmm, m512: 15 cycles for 20). A
+// legacy-SSE load or store gets the VEX.128 ones only (it is not mixed
+// with code that leaves upper halves dirty; see ProbeVariant); plain
+// loads and stores of general and MMX registers none.
+func MemoryWidthProbes(f *isa.Form) []*isa.Form {
+	name := f.Name()
+	if _, plain := slices.BinarySearch(plainMemoryForms, name); !plain {
+		return nil
+	}
+	vector, _ := vectorOperands(f)
+	if !vector {
+		return nil
+	}
+	names := memoryWidthForms
+	if f.Encoding == isa.Legacy {
+		names = memoryWidthForms[:2]
+	}
+	var out []*isa.Form
+	for _, n := range names {
+		if p, ok := isa.Lookup(n); ok && n != name {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// memoryWidthForms are the plain VEX vector loads and stores of every
+// width, the 128-bit ones first (modeldb.MemoryWidthForms).
+var memoryWidthForms = modeldb.MemoryWidthForms()
+
+// plainMemoryForms is modeldb.PlainMemoryForms (sorted).
+var plainMemoryForms = modeldb.PlainMemoryForms()
+
 // probesFor lists the probes form f is mixed with: each base probe's
-// variant for f (ProbeVariant), then f's cross-width probes.
+// variant for f (ProbeVariant), then f's cross-width probes and, for a
+// plain vector load or store, its memory-width probes, each probe once.
 func probesFor(f *isa.Form, base []*isa.Form) []*isa.Form {
 	var out []*isa.Form
 	for _, p := range base {
@@ -173,7 +219,12 @@ func probesFor(f *isa.Form, base []*isa.Form) []*isa.Form {
 			out = append(out, v)
 		}
 	}
-	return append(out, CrossWidthProbes(f)...)
+	for _, p := range append(CrossWidthProbes(f), MemoryWidthProbes(f)...) {
+		if !slices.ContainsFunc(out, func(q *isa.Form) bool { return q.Name() == p.Name() }) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // The probes' names at other widths.
